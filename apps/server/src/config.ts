@@ -1,0 +1,72 @@
+import { resolve } from 'node:path';
+
+/** Every setting comes from the environment; the README lists each with its default. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** Unset: embedded PGlite in dataDir. */
+  databaseUrl: string | undefined;
+  /** PostgreSQL schema to use (tests give each file its own). */
+  databaseSchema: string | undefined;
+  smtpUrl: string | undefined;
+  smtpFrom: string;
+  smsWebhookUrl: string | undefined;
+  customerServiceUrl: string;
+  uploadMaxBytes: number;
+  webDist: string;
+  logLevel: string;
+  rateLimits: { login: number; codes: number; passwordChecks: number; windowMs: number };
+  codeTtlSeconds: number;
+  codeResendSeconds: number;
+  codeMaxAttempts: number;
+  fundPasswordMaxFailures: number;
+  fundPasswordLockMinutes: number;
+  /** Extended public keys (xpub…) deposit addresses derive from; unset: development keys. */
+  xpubBitcoin: string | undefined;
+  xpubEthereum: string | undefined;
+  xpubTron: string | undefined;
+  /** The platform's bank account for bank deposits, as JSON; unset: labelled placeholders. */
+  bankDetails: string | undefined;
+}
+
+function int(v: string | undefined, fallback: number): number {
+  if (v === undefined || v === '') return fallback;
+  const n = Number.parseInt(v, 10);
+  if (!Number.isFinite(n) || n < 0) throw new Error(`not a whole number: ${v}`);
+  return n;
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
+  const root = resolve(import.meta.dirname, '../../..');
+  return {
+    port: int(env.PORT, 8080),
+    host: env.HOST || '127.0.0.1',
+    dataDir: resolve(env.DATA_DIR || resolve(root, 'data')),
+    databaseUrl: env.DATABASE_URL || undefined,
+    databaseSchema: env.DATABASE_SCHEMA || undefined,
+    smtpUrl: env.SMTP_URL || undefined,
+    smtpFrom: env.SMTP_FROM || 'Verdant <no-reply@verdant.local>',
+    smsWebhookUrl: env.SMS_WEBHOOK_URL || undefined,
+    customerServiceUrl: env.CUSTOMER_SERVICE_URL || '#/pages/help-center/chat',
+    uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024),
+    webDist: resolve(env.WEB_DIST || resolve(root, 'apps/web/dist')),
+    logLevel: env.LOG_LEVEL || 'info',
+    rateLimits: {
+      login: int(env.RATE_LIMIT_LOGIN, 10),
+      codes: int(env.RATE_LIMIT_CODES, 5),
+      passwordChecks: int(env.RATE_LIMIT_PASSWORD_CHECKS, 10),
+      windowMs: int(env.RATE_LIMIT_WINDOW_MS, 60_000),
+    },
+    codeTtlSeconds: 600,
+    codeResendSeconds: 60,
+    codeMaxAttempts: 5,
+    fundPasswordMaxFailures: 5,
+    fundPasswordLockMinutes: 30,
+    xpubBitcoin: env.XPUB_BITCOIN || undefined,
+    xpubEthereum: env.XPUB_ETHEREUM || undefined,
+    xpubTron: env.XPUB_TRON || undefined,
+    bankDetails: env.BANK_DETAILS || undefined,
+    ...overrides,
+  };
+}

@@ -1,0 +1,91 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Queryable } from '../db/client.ts';
+import { NotLoggedInError } from './errors.ts';
+
+export interface SessionUser {
+  id: number;
+  tokenHash: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by `requireUser`; null on public routes. */
+    user: SessionUser | null;
+  }
+}
+
+/** Tokens are 256 random bits; only their SHA-256 is stored, so a database leak reveals no session. */
+export function newToken(): { token: string; hash: string } {
+  const token = randomBytes(32).toString('base64url');
+  return { token, hash: hashToken(token) };
+}
+
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('hex');
+}
+
+export function readToken(req: FastifyRequest): string | null {
+  const h = req.headers.authorization;
+  if (!h) return null;
+  const token = h.startsWith('Bearer ') ? h.slice(7) : h;
+  return /^[\w-]{20,100}$/.test(token) ? token : null;
+}
+
+export async function createSession(q: Queryable, userId: number, req: FastifyRequest): Promise<string> {
+  const { token, hash } = newToken();
+  await q.query('INSERT INTO sessions (token_hash, user_id, ip, user_agent) VALUES ($1, $2, $3, $4)', [
+    hash,
+    userId,
+    req.ip,
+    (req.headers['user-agent'] ?? '').slice(0, 300),
+  ]);
+  return token;
+}
+
+export async function revokeSession(q: Queryable, tokenHash: string): Promise<void> {
+  await q.query('UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [
+    tokenHash,
+  ]);
+}
+
+export async function revokeAllSessions(q: Queryable, userId: number): Promise<void> {
+  await q.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+}
+
+/** The live session a token belongs to, or null. */
+export async function findSession(q: Queryable, token: string): Promise<SessionUser | null> {
+  const hash = hashToken(token);
+  const [row] = await q.query<{ user_id: number }>(
+    `UPDATE sessions s SET last_seen_at = now()
+       FROM users u
+      WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND u.id = s.user_id AND u.status = 'active'
+      RETURNING s.user_id`,
+    [hash],
+  );
+  return row ? { id: row.user_id, tokenHash: hash } : null;
+}
+
+/** preHandler for protected routes: answers 999 without a live session. */
+export function requireUser(app: FastifyInstance) {
+  return async (req: FastifyRequest) => {
+    const token = readToken(req);
+    const session = token ? await findSession(app.ctx.db, token) : null;
+    if (!session) throw new NotLoggedInError(token ? 'errors.sessionEnded' : 'errors.notLoggedIn');
+    req.user = session;
+  };
+}
+
+/** The logged-in user's id; only call behind `requireUser`. */
+export function userId(req: FastifyRequest): number {
+  if (!req.user) throw new NotLoggedInError();
+  return req.user.id;
+}
+
+/** preHandler for routes that work logged out but do more when logged in. */
+export function optionalUser(app: FastifyInstance) {
+  return async (req: FastifyRequest) => {
+    const token = readToken(req);
+    req.user = token ? await findSession(app.ctx.db, token) : null;
+  };
+}

@@ -1,0 +1,103 @@
+import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
+import { CODE_PURPOSES, type CodePurpose, type Lang, type SendCodeResult } from '@verdant/api';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/client.ts';
+import { AppError, invalid } from '../../http/errors.ts';
+
+export type Channel = 'mobile' | 'email';
+
+export interface CodeTarget {
+  channel: Channel;
+  /** '+66 812345678' or a lower-cased e-mail address */
+  target: string;
+  purpose: CodePurpose;
+}
+
+export function parsePurpose(v: string | undefined): CodePurpose {
+  if (!v || !(CODE_PURPOSES as readonly string[]).includes(v))
+    throw invalid('validation.codePurposeInvalid', 'type');
+  return v as CodePurpose;
+}
+
+/**
+ * 6-digit verification codes: valid for 10 minutes, a few attempts each, one new code a minute
+ * per target and purpose. Only a keyed hash of the code is stored.
+ */
+export function codesService(ctx: AppContext) {
+  const { db, config } = ctx;
+  const hash = (code: string) => createHmac('sha256', ctx.secret).update(code).digest('hex');
+
+  return {
+    async send(to: CodeTarget, lang: Lang): Promise<SendCodeResult> {
+      const [last] = await db.query<{ age: number }>(
+        `SELECT EXTRACT(EPOCH FROM now() - created_at)::float8 AS age FROM verification_codes
+          WHERE channel = $1 AND target = $2 AND purpose = $3 ORDER BY created_at DESC LIMIT 1`,
+        [to.channel, to.target, to.purpose],
+      );
+      if (last && last.age < config.codeResendSeconds) {
+        throw new AppError('CODE_TOO_SOON', 'codes.tooSoon', {
+          seconds: Math.max(1, Math.ceil(config.codeResendSeconds - last.age)),
+        });
+      }
+      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      // an older code stops working as soon as a new one is sent
+      await db.tx(async (q) => {
+        await q.query(
+          `UPDATE verification_codes SET consumed_at = now()
+            WHERE channel = $1 AND target = $2 AND purpose = $3 AND consumed_at IS NULL`,
+          [to.channel, to.target, to.purpose],
+        );
+        await q.query(
+          `INSERT INTO verification_codes (channel, target, purpose, code_hash, expires_at)
+           VALUES ($1, $2, $3, $4, now() + make_interval(secs => $5))`,
+          [to.channel, to.target, to.purpose, hash(code), config.codeTtlSeconds],
+        );
+      });
+      await ctx.notifier.sendCode({ ...to, code, lang });
+      return { resend_in: config.codeResendSeconds, expires_in: config.codeTtlSeconds };
+    },
+
+    /**
+     * Checks a code without using it up. A wrong guess is counted at once, outside any
+     * transaction of the caller, so a failing request cannot roll the count back.
+     * Returns the code's id for `consume`.
+     */
+    async check(to: CodeTarget, input: string | undefined, field = 'code'): Promise<string> {
+      const code = (input ?? '').trim();
+      if (!code) throw invalid('validation.codeRequired', field);
+      const [row] = await db.query<{ id: string; code_hash: string; attempts: number; expired: boolean }>(
+        `SELECT id::text, code_hash, attempts, expires_at < now() AS expired FROM verification_codes
+          WHERE channel = $1 AND target = $2 AND purpose = $3 AND consumed_at IS NULL
+          ORDER BY created_at DESC LIMIT 1`,
+        [to.channel, to.target, to.purpose],
+      );
+      if (!row) throw new AppError('CODE_INVALID', 'codes.invalid', {}, field);
+      if (row.expired) throw new AppError('CODE_EXPIRED', 'codes.expired', {}, field);
+      if (row.attempts >= config.codeMaxAttempts)
+        throw new AppError('CODE_ATTEMPTS', 'codes.attempts', {}, field);
+      const good =
+        /^\d{6}$/.test(code) && timingSafeEqual(Buffer.from(hash(code)), Buffer.from(row.code_hash));
+      if (!good) {
+        const [after] = await db.query<{ attempts: number }>(
+          'UPDATE verification_codes SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts',
+          [row.id],
+        );
+        if ((after?.attempts ?? 0) >= config.codeMaxAttempts) {
+          throw new AppError('CODE_ATTEMPTS', 'codes.attempts', {}, field);
+        }
+        throw new AppError('CODE_INVALID', 'codes.invalid', {}, field);
+      }
+      return row.id;
+    },
+
+    /** Uses the code up inside the caller's transaction; a second use (double submit) fails. */
+    async consume(q: Queryable, id: string, field = 'code'): Promise<void> {
+      const rows = await q.query(
+        'UPDATE verification_codes SET consumed_at = now() WHERE id = $1 AND consumed_at IS NULL RETURNING id',
+        [id],
+      );
+      if (rows.length === 0) throw new AppError('CODE_INVALID', 'codes.invalid', {}, field);
+    },
+  };
+}
+export type CodesService = ReturnType<typeof codesService>;

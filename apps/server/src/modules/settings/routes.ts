@@ -1,0 +1,61 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { AreaCode, CustomerUrlResult, LANGS, LangBody, LangResult, Ok, Paths } from '@verdant/api';
+import type { FastifyInstance } from 'fastify';
+import { optionalUser } from '../../http/auth.ts';
+import { ok } from '../../http/envelope.ts';
+import { intlLocale } from '../../i18n/index.ts';
+import { areaCodes } from '../user/contacts.ts';
+import { userService } from '../user/service.ts';
+
+export default async function settingsRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const users = userService(app.ctx);
+  const maybeAuth = optionalUser(app);
+
+  app.post(`/${Paths.setLang}`, {
+    preHandler: maybeAuth,
+    schema: {
+      tags: ['settings'],
+      summary: 'Choose the language; kept on the account when logged in',
+      body: LangBody,
+      response: { 200: Ok(LangResult) },
+    },
+    handler: async (req) => {
+      const lang = await users.setLang(req.user?.id ?? null, req.body.lang);
+      req.lang = lang;
+      return ok(req, { lang, langs: [...LANGS] });
+    },
+  });
+
+  app.post(`/${Paths.getLang}`, {
+    preHandler: maybeAuth,
+    schema: {
+      tags: ['settings'],
+      summary: 'The language in use and the languages offered',
+      response: { 200: Ok(LangResult) },
+    },
+    handler: async (req) => {
+      const lang = req.user ? (await users.center(req.user.id)).lang : req.lang;
+      return ok(req, { lang, langs: [...LANGS] });
+    },
+  });
+
+  app.post(`/${Paths.customerUrl}`, {
+    schema: {
+      tags: ['settings'],
+      summary: 'Where "online service" leads',
+      response: { 200: Ok(CustomerUrlResult) },
+    },
+    handler: async (req) => ok(req, { url: app.ctx.config.customerServiceUrl }),
+  });
+
+  app.post(`/${Paths.areaCode}`, {
+    schema: {
+      tags: ['settings'],
+      summary: 'Dialling codes with country names in the request language',
+      response: { 200: Ok(Type.Array(AreaCode)) },
+    },
+    handler: async (req) => ok(req, areaCodes(intlLocale(req.lang))),
+  });
+}

@@ -1,0 +1,72 @@
+import { Type } from '@sinclair/typebox';
+import { Ok, Paths, UploadResult } from '@verdant/api';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import { requireUser, userId } from '../../http/auth.ts';
+import { ok } from '../../http/envelope.ts';
+import { AppError } from '../../http/errors.ts';
+import { uploadsService } from './service.ts';
+
+/**
+ * The multipart body, for the OpenAPI document. The picture is streamed by `req.file()`, so
+ * `req.body` stays empty (null to the validator): the schema describes the part without
+ * requiring a parsed body; a missing file is answered by the handler in the user's language.
+ */
+const UploadBody = {
+  type: 'object',
+  nullable: true,
+  required: ['file'],
+  properties: { file: { type: 'string', format: 'binary', description: 'A JPEG, PNG or WebP picture' } },
+};
+
+const fileRequired = () => new AppError('VALIDATION', 'errors.fileRequired', {}, 'file');
+
+/** The bytes of the uploaded picture (the first file part). */
+async function readPicture(req: FastifyRequest): Promise<Buffer> {
+  if (!req.isMultipart()) throw fileRequired();
+  try {
+    const file = await req.file();
+    if (!file) throw fileRequired();
+    return await file.toBuffer();
+  } catch (err) {
+    // Our own errors and the plugin's (FST_*: size and count limits) are answered as they are.
+    // Anything else is the multipart parser failing on what the client sent (no boundary, a
+    // truncated or garbled body): a 400, not a 500.
+    if (err instanceof AppError || (err as FastifyError).code?.startsWith('FST_')) throw err;
+    throw new AppError('VALIDATION', 'errors.malformedBody');
+  }
+}
+
+export default async function uploadRoutes(app: FastifyInstance) {
+  const uploads = uploadsService(app.ctx);
+  const auth = requireUser(app);
+
+  app.post(`/${Paths.upload}`, {
+    preHandler: auth,
+    schema: {
+      tags: ['files'],
+      summary: 'Upload a picture (JPEG, PNG or WebP; multipart field "file"); private to its owner',
+      consumes: ['multipart/form-data'],
+      body: { content: { 'multipart/form-data': { schema: UploadBody } } },
+      response: { 200: Ok(UploadResult) },
+    },
+    handler: async (req) => {
+      const bytes = await readPicture(req);
+      const saved = await uploads.save(userId(req), bytes);
+      return ok(req, { ...saved, url: `/api/${Paths.upload}/${saved.name}` }, 'common.uploaded');
+    },
+  });
+
+  app.get(`/${Paths.upload}/:name`, {
+    preHandler: auth,
+    schema: {
+      tags: ['files'],
+      summary: "Fetch one of the caller's own uploads",
+      params: Type.Object({ name: Type.String({ maxLength: 64 }) }),
+    },
+    handler: async (req, reply) => {
+      const { name } = req.params as { name: string };
+      const file = await uploads.read(userId(req), name);
+      return reply.type(file.mime).header('cache-control', 'private, max-age=3600').send(file.bytes);
+    },
+  });
+}

@@ -1,0 +1,109 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+
+// codes arrive at the same loopback SMTP server the server's own tests use
+export { startOutbox } from '../../server/src/test/outbox.ts';
+
+const root = resolve(import.meta.dirname, '../../..');
+
+async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const s = createServer();
+    s.listen(0, '127.0.0.1', () => {
+      const a = s.address();
+      s.close(() => (typeof a === 'object' && a ? res(a.port) : rej(new Error('no port'))));
+    });
+  });
+}
+
+/** The real server (`npm run serve`'s entry) on a fresh data folder and a free port. */
+export async function startServer(env: Record<string, string> = {}) {
+  const port = await freePort();
+  const dataDir = mkdtempSync(join(tmpdir(), 'verdant-e2e-'));
+  const child: ChildProcess = spawn(
+    process.execPath,
+    ['--import', 'tsx', join(root, 'apps/server/src/main.ts')],
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        DATABASE_URL: '',
+        LOG_LEVEL: 'warn',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
+  let log = '';
+  child.stdout?.on('data', (c) => {
+    log += c;
+  });
+  child.stderr?.on('data', (c) => {
+    log += c;
+  });
+  const base = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited: ${log}`);
+    try {
+      if ((await fetch(`${base}/h5/`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (i > 300) throw new Error(`server did not start: ${log}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    base,
+    log: () => log,
+    async api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
+      const res = await fetch(`${base}/api/${path}`, {
+        method,
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          lang: 'en',
+          ...(token ? { authorization: token } : {}),
+        },
+        ...(method === 'GET' ? {} : { body: new URLSearchParams(body).toString() }),
+      });
+      return (await res.json()) as { type: string; code: number; message: string; data: T };
+    },
+    async stop() {
+      child.kill('SIGTERM');
+      await new Promise((r) => child.once('exit', r));
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(
+  base: string,
+): Promise<{ browser: Browser; context: BrowserContext; page: Page }> {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      `--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE ${new URL(base).hostname}`,
+    ],
+  });
+  const context = await browser.newContext({
+    viewport: { width: 390, height: 844 },
+    deviceScaleFactor: 1,
+    isMobile: true,
+    hasTouch: true,
+  });
+  const page = await context.newPage();
+  return { browser, context, page };
+}

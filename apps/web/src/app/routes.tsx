@@ -1,0 +1,83 @@
+import type { ComponentType, LazyExoticComponent } from 'react';
+import { Navigate, type RouteObject } from 'react-router';
+import { type PageName, pages, paths, TAB_PAGES } from '../shared/paths';
+import { AppShell } from './AppShell';
+import { RequireAuth } from './guard';
+import { lazyPage } from './lazy-page';
+import { PageLayout } from './PageLayout';
+import type { RouteHandle } from './page-meta';
+import { RouteError } from './RouteError';
+import { TabLayout } from './TabLayout';
+
+type Page = LazyExoticComponent<ComponentType<object>>;
+
+const Home = lazyPage(() => import('../features/home/HomePage'));
+// One temporary page for every part that later work builds (it reads the title from the route).
+const Placeholder = lazyPage(() => import('../features/placeholder/PlaceholderPage'));
+
+const LoginChoose = lazyPage(() => import('../features/user/LoginChoosePage'));
+const Login = lazyPage(() => import('../features/user/LoginPage'));
+const Register = lazyPage(() => import('../features/user/RegisterPage'));
+const ForgetPassword = lazyPage(() => import('../features/user/ForgetPasswordPage'));
+
+const Settings = lazyPage(() => import('../features/settings/SettingsPage'));
+const Language = lazyPage(() => import('../features/settings/LanguagePage'));
+const Account = lazyPage(() => import('../features/settings/AccountPage'));
+const Security = lazyPage(() => import('../features/settings/SecurityPage'));
+const ChangePassword = lazyPage(() => import('../features/settings/ChangePasswordPage'));
+const ChangePayPassword = lazyPage(() => import('../features/settings/ChangePayPasswordPage'));
+
+const PreviewImage = lazyPage(() => import('../features/system/PreviewImagePage'));
+const ChooseLocation = lazyPage<object>(() =>
+  import('../features/system/LocationPage').then((m) => ({ default: m.ChooseLocationPage })),
+);
+const OpenLocation = lazyPage<object>(() =>
+  import('../features/system/LocationPage').then((m) => ({ default: m.OpenLocationPage })),
+);
+
+const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
+  home: Home,
+  homeAlias: Home,
+  loginChoose: LoginChoose,
+  login: Login,
+  register: Register,
+  forgetPassword: ForgetPassword,
+  settings: Settings,
+  language: Language,
+  account: Account,
+  security: Security,
+  changePassword: ChangePassword,
+  changePayPassword: ChangePayPassword,
+  previewImage: PreviewImage,
+  chooseLocation: ChooseLocation,
+  openLocation: OpenLocation,
+};
+
+function pageRoute(name: PageName): RouteObject {
+  const Component = PAGE_COMPONENTS[name] ?? Placeholder;
+  const handle: RouteHandle = { page: name };
+  const element = pages[name].auth ? (
+    <RequireAuth>
+      <Component />
+    </RequireAuth>
+  ) : (
+    <Component />
+  );
+  return { path: paths[name], handle, element };
+}
+
+const TAB_NAMES: readonly PageName[] = [...TAB_PAGES, 'homeAlias'];
+const OTHER_NAMES = (Object.keys(paths) as PageName[]).filter((n) => !TAB_NAMES.includes(n));
+
+/** Every route of spec §2; unknown paths go Home. */
+export const routes: RouteObject[] = [
+  {
+    element: <AppShell />,
+    errorElement: <RouteError />,
+    children: [
+      { element: <TabLayout />, children: TAB_NAMES.map(pageRoute) },
+      { element: <PageLayout />, children: OTHER_NAMES.map(pageRoute) },
+      { path: '*', element: <Navigate to={paths.home} replace /> },
+    ],
+  },
+];

@@ -1,0 +1,91 @@
+import { useQueryClient } from '@tanstack/react-query';
+import {
+  BellOutline,
+  DownlandOutline,
+  MessageOutline,
+  SendOutline,
+  StarOutline,
+  UnorderedListOutline,
+  UploadOutline,
+} from 'antd-mobile-icons';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import type en from '../../locales/en.json';
+import { openCustomerService } from '../../shared/customer';
+import { paths } from '../../shared/paths';
+import { useShell } from '../../shared/shell';
+import { BrandMark } from '../../shared/ui/BrandMark';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { PullToRefresh } from '../../shared/ui/PullToRefresh';
+import './home.css';
+import { homeKeys } from './queries';
+
+type QuickKey = keyof typeof en.home.quick;
+
+export default function HomePage() {
+  const { t } = useTranslation();
+  const { openMenu } = useShell();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+
+  const quick: { key: QuickKey; icon: ReactNode; onClick: () => void }[] = [
+    { key: 'recharge', icon: <DownlandOutline />, onClick: () => navigate(paths.deposit) },
+    { key: 'withdraw', icon: <UploadOutline />, onClick: () => navigate(paths.withdraw) },
+    { key: 'vip', icon: <StarOutline />, onClick: () => navigate(paths.deposit) },
+    { key: 'share', icon: <SendOutline />, onClick: () => navigate(paths.promotion) },
+    {
+      key: 'service',
+      icon: <MessageOutline />,
+      onClick: () => void openCustomerService(queryClient, navigate).catch(() => {}),
+    },
+  ];
+
+  return (
+    <div className="v-home">
+      <header className="v-home__header">
+        <button type="button" className="v-home__icon" aria-label={t('menu.title')} onClick={openMenu}>
+          <UnorderedListOutline />
+        </button>
+        <div className="v-home__brand">
+          <BrandMark size={26} />
+          <span>{t('app.name')}</span>
+        </div>
+        <button
+          type="button"
+          className="v-home__icon"
+          aria-label={t('titles.notices')}
+          onClick={() => navigate(paths.notices)}
+        >
+          <BellOutline />
+        </button>
+      </header>
+
+      <PullToRefresh onRefresh={() => queryClient.invalidateQueries({ queryKey: homeKeys.all })}>
+        <section className="v-home__hero">
+          <h2>{t('home.heroTitle')}</h2>
+          <p>{t('home.heroBody')}</p>
+        </section>
+
+        <nav className="v-home__quick" aria-label={t('home.quickLabel')}>
+          {quick.map((q) => (
+            <button key={q.key} type="button" className="v-home__quick-item" onClick={q.onClick}>
+              <span className="v-home__quick-icon">{q.icon}</span>
+              <span className="v-home__quick-text">{t(`home.quick.${q.key}`)}</span>
+            </button>
+          ))}
+        </nav>
+
+        <section className="v-home__markets" aria-labelledby="home-markets">
+          <h2 id="home-markets">{t('home.markets')}</h2>
+          <div className="v-home__market-head">
+            <span>{t('home.pair')}</span>
+            <span>{t('home.lastPrice')}</span>
+            <span>{t('home.change24h')}</span>
+          </div>
+          <EmptyState text={t('common.noData')} />
+        </section>
+      </PullToRefresh>
+    </div>
+  );
+}

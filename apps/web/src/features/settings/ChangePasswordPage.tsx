@@ -1,0 +1,79 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Button, Form, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { userKeys } from '../../shared/account';
+import { confirmRules, newPasswordRules } from '../../shared/form-rules';
+import { paths } from '../../shared/paths';
+import { clearSession } from '../../shared/session';
+import { PasswordInput } from '../../shared/ui/PasswordInput';
+import { changeLoginPassword } from './api';
+import '../../shared/ui/form.css';
+import './settings.css';
+
+interface Values {
+  old_password: string;
+  password: string;
+  re_password: string;
+}
+
+export default function ChangePasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<Values>();
+
+  const mutation = useMutation({
+    mutationFn: changeLoginPassword,
+    onSuccess: async ({ message }) => {
+      Toast.show({ icon: 'success', content: message || t('security.passwordChanged') });
+      // The server ended every session: leave for login first, so this page's guard does not
+      // send the user there a second time with a backpage.
+      await navigate(paths.login, { replace: true });
+      clearSession();
+      queryClient.removeQueries({ queryKey: userKeys.all });
+    },
+  });
+
+  return (
+    <div className="v-settings v-settings--form">
+      <Form
+        form={form}
+        layout="vertical"
+        className="v-form"
+        onFinish={(v) => mutation.mutate(v)}
+        footer={
+          <Button block type="submit" color="primary" size="large" loading={mutation.isPending}>
+            {t('common.confirm')}
+          </Button>
+        }
+      >
+        <Form.Item
+          name="old_password"
+          label={t('security.oldPassword')}
+          rules={[{ required: true, message: t('validation.oldPasswordRequired') }]}
+        >
+          <PasswordInput placeholder={t('security.oldPasswordPlaceholder')} />
+        </Form.Item>
+        <Form.Item
+          name="password"
+          label={t('security.newPassword')}
+          rules={newPasswordRules(t, t('validation.newPasswordRequired'))}
+          validateFirst
+        >
+          <PasswordInput placeholder={t('auth.newPasswordPlaceholder')} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="re_password"
+          label={t('security.repeatPassword')}
+          rules={confirmRules(t, 'password', t('validation.repeatRequired'))}
+          dependencies={['password']}
+          validateFirst
+        >
+          <PasswordInput placeholder={t('auth.confirmPlaceholder')} autoComplete="new-password" />
+        </Form.Item>
+        <p className="v-form-note">{t('security.changePasswordNote')}</p>
+      </Form>
+    </div>
+  );
+}

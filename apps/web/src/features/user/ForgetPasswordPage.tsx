@@ -1,0 +1,171 @@
+import { useMutation } from '@tanstack/react-query';
+import type { AccountType, ForgetBody } from '@verdant/api';
+import { Button, Form, Input, Toast } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { codeRules, confirmRules, emailRules, newPasswordRules, phoneRules } from '../../shared/form-rules';
+import { href } from '../../shared/paths';
+import { CodeInput } from '../../shared/ui/CodeInput';
+import { PasswordInput } from '../../shared/ui/PasswordInput';
+import '../../shared/ui/form.css';
+import { normalizePhone } from '../../shared/validation';
+import type { CodeTarget } from '../../shared/verification-code';
+import { useLoginQuery } from './after-login';
+import { forgetPassword } from './api';
+import { AccountTypeTabs } from './components/AccountTypeTabs';
+import { DEFAULT_AREA_CODE, PhoneInput } from './components/PhoneInput';
+import './user.css';
+
+interface StepOne {
+  account: string;
+  code: string;
+}
+interface StepTwo {
+  password: string;
+  re_password: string;
+}
+
+/** Spec §2: recover by phone or e-mail; "Next step" checks the code, then the new password. */
+export default function ForgetPasswordPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const loginQuery = useLoginQuery();
+  const [formOne] = Form.useForm<StepOne>();
+  const [type, setType] = useState<AccountType>('mobile');
+  const [areaCode, setAreaCode] = useState(DEFAULT_AREA_CODE);
+  const [verified, setVerified] = useState<ForgetBody | null>(null);
+
+  const check = useMutation({
+    mutationFn: forgetPassword,
+    onSuccess: (_result, body) => setVerified(body),
+  });
+  const reset = useMutation({
+    mutationFn: forgetPassword,
+    onSuccess: ({ message }) => {
+      Toast.show({ icon: 'success', content: message || t('auth.resetSuccess') });
+      navigate(href('login', loginQuery), { replace: true });
+    },
+  });
+
+  const switchType = (next: AccountType) => {
+    setType(next);
+    formOne.resetFields(['account', 'code']);
+  };
+
+  const getTarget = async (): Promise<CodeTarget | null> => {
+    try {
+      const { account } = await formOne.validateFields(['account']);
+      return type === 'mobile'
+        ? { kind: 'mobile', areaCode, mobile: normalizePhone(account) }
+        : { kind: 'email', email: account.trim() };
+    } catch {
+      return null;
+    }
+  };
+
+  const onNext = (v: StepOne) => {
+    check.mutate({
+      type,
+      area_code: type === 'mobile' ? areaCode : undefined,
+      account: type === 'mobile' ? normalizePhone(v.account) : v.account.trim(),
+      code: v.code.trim(),
+    });
+  };
+
+  const onReset = (v: StepTwo) => {
+    if (!verified) return;
+    reset.mutate({ ...verified, password: v.password, re_password: v.re_password });
+  };
+
+  return (
+    <div className="v-auth">
+      <ol className="v-steps" aria-label={t('auth.stepsLabel')}>
+        <li className={verified ? 'is-done' : 'is-current'}>{t('auth.stepVerify')}</li>
+        <li className={verified ? 'is-current' : ''}>{t('auth.stepNewPassword')}</li>
+      </ol>
+
+      {!verified ? (
+        <>
+          <AccountTypeTabs value={type} onChange={switchType} />
+          <Form
+            form={formOne}
+            layout="vertical"
+            className="v-form"
+            onFinish={onNext}
+            footer={
+              <Button block type="submit" color="primary" size="large" loading={check.isPending}>
+                {t('auth.nextStep')}
+              </Button>
+            }
+          >
+            {type === 'mobile' ? (
+              <Form.Item
+                key="mobile"
+                name="account"
+                label={t('auth.phone')}
+                rules={phoneRules(t)}
+                validateFirst
+              >
+                <PhoneInput
+                  areaCode={areaCode}
+                  onAreaCodeChange={setAreaCode}
+                  placeholder={t('auth.phonePlaceholder')}
+                />
+              </Form.Item>
+            ) : (
+              <Form.Item
+                key="email"
+                name="account"
+                label={t('auth.email')}
+                rules={emailRules(t)}
+                validateFirst
+              >
+                <Input
+                  type="email"
+                  inputMode="email"
+                  autoComplete="email"
+                  placeholder={t('auth.emailPlaceholder')}
+                  clearable
+                />
+              </Form.Item>
+            )}
+            <Form.Item name="code" label={t('auth.code')} rules={codeRules(t)}>
+              <CodeInput purpose="forget" getTarget={getTarget} placeholder={t('auth.codePlaceholder')} />
+            </Form.Item>
+          </Form>
+        </>
+      ) : (
+        <Form
+          layout="vertical"
+          className="v-form"
+          onFinish={onReset}
+          footer={
+            <>
+              <Button block type="submit" color="primary" size="large" loading={reset.isPending}>
+                {t('auth.resetPassword')}
+              </Button>
+              <Button block fill="none" className="v-form__secondary" onClick={() => setVerified(null)}>
+                {t('auth.previousStep')}
+              </Button>
+            </>
+          }
+        >
+          <p className="v-auth__hint">{t('auth.newPasswordHint')}</p>
+          <Form.Item name="password" label={t('auth.newPassword')} rules={newPasswordRules(t)} validateFirst>
+            <PasswordInput placeholder={t('auth.newPasswordPlaceholder')} autoComplete="new-password" />
+          </Form.Item>
+          <Form.Item
+            name="re_password"
+            label={t('auth.confirmPassword')}
+            rules={confirmRules(t)}
+            dependencies={['password']}
+            validateFirst
+          >
+            <PasswordInput placeholder={t('auth.confirmPlaceholder')} autoComplete="new-password" />
+          </Form.Item>
+        </Form>
+      )}
+    </div>
+  );
+}

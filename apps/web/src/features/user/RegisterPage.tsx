@@ -1,0 +1,202 @@
+import { useMutation } from '@tanstack/react-query';
+import type { AccountType } from '@verdant/api';
+import { Button, Checkbox, Form, Input, Popup, Toast } from 'antd-mobile';
+import { type ReactNode, useState } from 'react';
+import { Trans, useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { codeRules, confirmRules, emailRules, newPasswordRules, phoneRules } from '../../shared/form-rules';
+import { href } from '../../shared/paths';
+import { setSession } from '../../shared/session';
+import { CodeInput } from '../../shared/ui/CodeInput';
+import { PasswordInput } from '../../shared/ui/PasswordInput';
+import '../../shared/ui/form.css';
+import { normalizePhone } from '../../shared/validation';
+import type { CodeTarget } from '../../shared/verification-code';
+import { useAfterLogin, useLoginQuery } from './after-login';
+import { register } from './api';
+import { AccountTypeTabs } from './components/AccountTypeTabs';
+import { DEFAULT_AREA_CODE, PhoneInput } from './components/PhoneInput';
+import './user.css';
+
+/** The link inside the checkbox label: opens the agreement without ticking the box. */
+function AgreementLink({ onOpen, children }: { onOpen: () => void; children?: ReactNode }) {
+  return (
+    <button
+      type="button"
+      className="v-link-button"
+      onClick={(e) => {
+        e.preventDefault();
+        e.stopPropagation();
+        onOpen();
+      }}
+    >
+      {children}
+    </button>
+  );
+}
+
+interface Values {
+  account: string;
+  code: string;
+  password: string;
+  re_password: string;
+  invite_code?: string;
+  agree: boolean;
+}
+
+export default function RegisterPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const [form] = Form.useForm<Values>();
+  const [type, setType] = useState<AccountType>('mobile');
+  const [areaCode, setAreaCode] = useState(DEFAULT_AREA_CODE);
+  const [agreementOpen, setAgreementOpen] = useState(false);
+  const afterLogin = useAfterLogin();
+  const loginQuery = useLoginQuery();
+
+  const mutation = useMutation({
+    mutationFn: register,
+    onSuccess: ({ token, user }) => {
+      setSession(token, user);
+      Toast.show({ icon: 'success', content: t('auth.registerSuccess') });
+      afterLogin();
+    },
+  });
+
+  const switchType = (next: AccountType) => {
+    setType(next);
+    form.resetFields(['account', 'code']);
+  };
+
+  const getTarget = async (): Promise<CodeTarget | null> => {
+    try {
+      const { account } = await form.validateFields(['account']);
+      return type === 'mobile'
+        ? { kind: 'mobile', areaCode, mobile: normalizePhone(account) }
+        : { kind: 'email', email: account.trim() };
+    } catch {
+      return null; // the field shows what is wrong
+    }
+  };
+
+  const onFinish = (v: Values) => {
+    mutation.mutate({
+      type,
+      area_code: type === 'mobile' ? areaCode : undefined,
+      account: type === 'mobile' ? normalizePhone(v.account) : v.account.trim(),
+      code: v.code.trim(),
+      password: v.password,
+      re_password: v.re_password,
+      agree: '1',
+      invite_code: v.invite_code?.trim() || undefined,
+    });
+  };
+
+  return (
+    <div className="v-auth">
+      <h2 className="v-auth__title">{t('auth.registerTitle')}</h2>
+      <p className="v-auth__subtitle">{t('auth.registerSubtitle')}</p>
+      <AccountTypeTabs value={type} onChange={switchType} />
+      <Form
+        form={form}
+        layout="vertical"
+        className="v-form"
+        initialValues={{ invite_code: params.get('invite') ?? '', agree: false }}
+        onFinish={onFinish}
+        footer={
+          <Button block type="submit" color="primary" size="large" loading={mutation.isPending}>
+            {t('auth.register')}
+          </Button>
+        }
+      >
+        {type === 'mobile' ? (
+          <Form.Item key="mobile" name="account" label={t('auth.phone')} rules={phoneRules(t)} validateFirst>
+            <PhoneInput
+              areaCode={areaCode}
+              onAreaCodeChange={setAreaCode}
+              placeholder={t('auth.phonePlaceholder')}
+            />
+          </Form.Item>
+        ) : (
+          <Form.Item key="email" name="account" label={t('auth.email')} rules={emailRules(t)} validateFirst>
+            <Input
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              placeholder={t('auth.emailPlaceholder')}
+              clearable
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="code" label={t('auth.code')} rules={codeRules(t)}>
+          <CodeInput purpose="register" getTarget={getTarget} placeholder={t('auth.codePlaceholder')} />
+        </Form.Item>
+        <Form.Item name="password" label={t('auth.password')} rules={newPasswordRules(t)} validateFirst>
+          <PasswordInput placeholder={t('auth.newPasswordPlaceholder')} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item
+          name="re_password"
+          label={t('auth.confirmPassword')}
+          rules={confirmRules(t)}
+          dependencies={['password']}
+          validateFirst
+        >
+          <PasswordInput placeholder={t('auth.confirmPlaceholder')} autoComplete="new-password" />
+        </Form.Item>
+        <Form.Item name="invite_code" label={t('auth.inviteCode')}>
+          <Input placeholder={t('auth.inviteCodePlaceholder')} autoComplete="off" clearable />
+        </Form.Item>
+        <Form.Item
+          name="agree"
+          valuePropName="checked"
+          className="v-form__agree"
+          rules={[
+            {
+              validator: async (_rule, value: unknown) => {
+                if (value !== true) throw new Error(t('validation.agreement'));
+              },
+            },
+          ]}
+        >
+          <Checkbox>
+            <Trans
+              i18nKey="auth.agree"
+              components={{ terms: <AgreementLink onOpen={() => setAgreementOpen(true)} /> }}
+            />
+          </Checkbox>
+        </Form.Item>
+      </Form>
+      <div className="v-auth__links v-auth__links--center">
+        <span>
+          {t('auth.haveAccount')} <Link to={href('login', loginQuery)}>{t('auth.loginNow')}</Link>
+        </span>
+      </div>
+      <Popup
+        visible={agreementOpen}
+        onMaskClick={() => setAgreementOpen(false)}
+        onClose={() => setAgreementOpen(false)}
+        showCloseButton
+        bodyClassName="v-sheet"
+      >
+        <h3 className="v-sheet__title">{t('agreement.title')}</h3>
+        <div className="v-sheet__body">
+          <p>{t('agreement.p1')}</p>
+          <p>{t('agreement.p2')}</p>
+          <p>{t('agreement.p3')}</p>
+          <p>{t('agreement.p4')}</p>
+        </div>
+        <Button
+          block
+          color="primary"
+          onClick={() => {
+            form.setFieldValue('agree', true);
+            form.validateFields(['agree']).catch(() => {});
+            setAgreementOpen(false);
+          }}
+        >
+          {t('agreement.accept')}
+        </Button>
+      </Popup>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+import './shared/antd-react19';
+import 'antd-mobile/es/global';
+import './app/theme.css';
+import { setDefaultConfig } from 'antd-mobile/es/components/config-provider';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { App } from './app/App';
+import { loadAntdLocale } from './app/antd-locale';
+import { initI18n, storedLang } from './shared/i18n';
+import { applyTheme, storedTheme } from './shared/theme';
+import { loadToast } from './shared/toast';
+
+// Theme first, so the page never flashes the wrong colours.
+applyTheme(storedTheme());
+
+async function start() {
+  const lang = storedLang();
+  const [, antdLocale] = await Promise.all([initI18n(lang), loadAntdLocale(lang)]);
+  setDefaultConfig({ locale: antdLocale });
+  const root = document.getElementById('root');
+  if (!root) return;
+  createRoot(root).render(
+    <StrictMode>
+      <App antdLocale={antdLocale} />
+    </StrictMode>,
+  );
+}
+
+void start();
+
+// The first toast usually answers a tap: fetch its code at the first interaction, so it shows
+// without delay yet stays out of the first load.
+const INTERACTIONS = ['pointerdown', 'touchstart', 'keydown'] as const;
+function warmToast() {
+  void loadToast();
+  for (const type of INTERACTIONS) window.removeEventListener(type, warmToast, true);
+}
+for (const type of INTERACTIONS) window.addEventListener(type, warmToast, { capture: true, passive: true });

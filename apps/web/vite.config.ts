@@ -1,0 +1,41 @@
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vite';
+import pkg from './package.json' with { type: 'json' };
+
+const api = 'http://127.0.0.1:8080';
+
+export default defineConfig({
+  base: '/h5/',
+  plugins: [react()],
+  define: {
+    __APP_VERSION__: JSON.stringify(pkg.version),
+  },
+  resolve: {
+    // npm hoisted React 18 to the repository root for an antd-mobile dependency; the app runs the
+    // React 19 in apps/web/node_modules, and every library must share that one copy.
+    dedupe: ['react', 'react-dom'],
+  },
+  server: {
+    proxy: {
+      '/api': { target: api, changeOrigin: true },
+      '/socket.io': { target: api, ws: true, changeOrigin: true },
+    },
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // Read by scripts/first-load.mjs to measure what the first visit downloads.
+    manifest: true,
+    // Spec §7: static chunks load from /h5/static/js.
+    rolldownOptions: {
+      output: {
+        entryFileNames: 'static/js/[name]-[hash].js',
+        chunkFileNames: 'static/js/[name]-[hash].js',
+        assetFileNames: (info) =>
+          info.names.some((n) => n.endsWith('.css'))
+            ? 'static/css/[name]-[hash][extname]'
+            : 'static/media/[name]-[hash][extname]',
+      },
+    },
+  },
+});

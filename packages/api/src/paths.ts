@@ -1,0 +1,73 @@
+/** API paths, relative to /api, verbatim from spec §7. Method is POST unless the name says GET. */
+export const API_BASE = '/api';
+
+export const Paths = {
+  // language and settings
+  setLang: 'set/lang',
+  getLang: 'get/lang',
+  customerUrl: 'set/get_customer_url',
+  smsOtherMail: 'set/sms_other_mail',
+  areaCode: 'area_code',
+  smsMail: 'sms_mail',
+  smsSend: 'sms_send',
+  // user
+  register: 'user/register',
+  login: 'user/login',
+  logout: 'user/logout',
+  center: 'user/center', // GET
+  center2: 'user/center2', // GET
+  nickname: 'user/nickname',
+  changeLoginPassword: 'user/e_pwd',
+  hasPassword: 'user/has_password',
+  checkMobile: 'user/check_mobile',
+  checkEmail: 'user/check_email',
+  forget: 'user/forget',
+  fundPassword: 'safe/update_password',
+  // files
+  upload: 'upload',
+  // wallet (issue: ledger and wallet)
+  walletList: 'wallet/list',
+  walletDetail: 'wallet/detail',
+  walletLegalLog: 'wallet/legal_log',
+  walletChange: 'wallet/change',
+  walletTransfers: 'wallet/hzhistory', // GET
+  depositAddress: 'wallet/get_in_address',
+  depositRequest: 'wallet/charge_req',
+  withdrawInfo: 'wallet/get_info',
+  withdrawAddresses: 'wallet/get_address',
+  addWithdrawAddress: 'wallet/addaddress',
+  deleteWithdrawAddress: 'wallet/deladdress',
+  withdraw: 'wallet/out',
+  depositLog: 'charge_mention/log2', // GET
+  withdrawLog: 'charge_mention/log3', // GET
+  currencies: 'wallet/currencies', // GET
+  // bank cards and identity verification
+  bankCards: 'user/cash_info',
+  saveBankCard: 'user/cash_save',
+  deleteBankCard: 'user/cash_delete',
+  realName: 'user/real_name',
+  realNameAdvanced: 'user/real_name2',
+  verificationStatus: 'user/real_name_status', // GET
+} as const;
+
+/** Operator API, relative to /api (operators are separate from users). */
+export const AdminPaths = {
+  login: 'admin/login',
+  logout: 'admin/logout',
+  me: 'admin/me', // GET
+  users: 'admin/users', // GET
+  balances: 'admin/balances', // GET ?user_id
+  ledgerEntries: 'admin/ledger', // GET ?user_id
+  deposits: 'admin/deposits', // GET ?status
+  approveDeposit: 'admin/deposits/approve',
+  rejectDeposit: 'admin/deposits/reject',
+  withdrawals: 'admin/withdrawals', // GET ?status
+  approveWithdrawal: 'admin/withdrawals/approve',
+  rejectWithdrawal: 'admin/withdrawals/reject',
+  verifications: 'admin/verifications', // GET ?status
+  approveVerification: 'admin/verifications/approve',
+  rejectVerification: 'admin/verifications/reject',
+  upload: 'admin/upload', // GET admin/upload/:name
+  audit: 'admin/audit', // GET
+} as const;
+export type PathName = keyof typeof Paths;
