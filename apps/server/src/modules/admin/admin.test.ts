@@ -303,7 +303,7 @@ describe('users, balances and ledger for operators', () => {
     const bad = await h.call('GET', 'admin/users', { page: '0' }, { token: reviewer.token });
     expect(bad.body).toMatchObject({
       type: 'error',
-      message: 'The page or the number of rows is not valid',
+      message: 'Invalid page number or page size',
       field: 'page',
     });
   });

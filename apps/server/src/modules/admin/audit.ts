@@ -1,5 +1,6 @@
 import type { AuditEntry } from '@verdant/api';
 import type { Queryable } from '../../db/client.ts';
+import { type Paging, pageOf } from '../../db/paging.ts';
 
 export interface AuditInput {
   /** null when done from the command line */
@@ -55,7 +56,7 @@ export interface AuditFilter {
 export async function listAudit(
   q: Queryable,
   f: AuditFilter,
-  page: { offset: number; limit: number },
+  page: Paging,
 ): Promise<{ items: AuditEntry[]; total: number }> {
   const where: string[] = [];
   const params: unknown[] = [];
@@ -68,17 +69,21 @@ export async function listAudit(
   if (f.targetType) add('a.target_type = ?', f.targetType);
   if (f.targetId) add('a.target_id = ?', f.targetId);
   const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
-  const [count] = await q.query<{ n: number }>(`SELECT count(*)::int AS n FROM audit_log a ${cond}`, params);
-  const rows = await q.query<AuditRow>(
-    `SELECT a.id::text, a.operator_id, o.username AS operator_username, a.action, a.target_type, a.target_id,
-            a.before, a.after, a.ip, a.created_at
-       FROM audit_log a LEFT JOIN operators o ON o.id = a.operator_id
-       ${cond}
-      ORDER BY a.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-    [...params, page.limit, page.offset],
+  const { rows, total } = await pageOf<AuditRow>(
+    q,
+    {
+      count: `SELECT count(*)::int AS n FROM audit_log a ${cond}`,
+      list: `SELECT a.id::text, a.operator_id, o.username AS operator_username, a.action, a.target_type,
+                    a.target_id, a.before, a.after, a.ip, a.created_at
+               FROM audit_log a LEFT JOIN operators o ON o.id = a.operator_id
+               ${cond}
+              ORDER BY a.id DESC`,
+    },
+    params,
+    page,
   );
   return {
-    total: count?.n ?? 0,
+    total,
     items: rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() })),
   };
 }

@@ -26,11 +26,12 @@ import {
   Paged,
 } from '@verdant/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { parsePaging } from '../../db/paging.ts';
 import { ok } from '../../http/envelope.ts';
 import { uploadsService } from '../uploads/service.ts';
 import { listAudit } from './audit.ts';
 import { loginOperator, logoutOperator, operatorOf, requireOperator, toOperator } from './operators.ts';
-import { adminService, parseId, parsePage } from './service.ts';
+import { adminService, parseId } from './service.ts';
 
 const secured = [{ session: [] }];
 const tags = ['admin'];
@@ -279,7 +280,7 @@ export default async function adminRoutes(fastify: FastifyInstance) {
       response: { 200: Ok(Paged(AuditEntry)) },
     },
     handler: async (req) => {
-      const p = parsePage(req.query);
+      const p = parsePaging(req.query);
       const operatorId = (req.query.operator_id ?? '').trim()
         ? parseId(req.query.operator_id, 'operator_id')
         : undefined;

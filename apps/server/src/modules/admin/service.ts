@@ -10,6 +10,7 @@ import type {
 import { AdminPaths } from '@verdant/api';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
+import { type PageInput, pageOf, parsePaging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import {
   countryName,
@@ -23,29 +24,6 @@ import type { OperatorSession } from './operators.ts';
 
 export const REASON_MAX = 200;
 const TX_REF_MAX = 200;
-
-export interface PageInput {
-  page?: string | undefined;
-  limit?: string | undefined;
-}
-export interface Page {
-  page: number;
-  limit: number;
-  offset: number;
-}
-
-/** page from 1, limit 1 to 100 (default 20); anything else is a clear error. */
-export function parsePage(p: PageInput): Page {
-  const num = (v: string | undefined, field: string, def: number, max: number) => {
-    const s = (v ?? '').trim();
-    if (!s) return def;
-    if (!/^\d{1,9}$/.test(s) || Number(s) < 1 || Number(s) > max) throw invalid('admin.pageInvalid', field);
-    return Number(s);
-  };
-  const page = num(p.page, 'page', 1, 1_000_000);
-  const limit = num(p.limit, 'limit', 20, 100);
-  return { page, limit, offset: (page - 1) * limit };
-}
 
 /** A row id from a form or a query: required, and a whole number (else nothing can match it). */
 export function parseId(v: string | undefined, field = 'id', requiredKey = 'admin.idRequired'): number {
@@ -220,28 +198,28 @@ export function adminService(ctx: AppContext) {
 
   async function listMoney(kind: MoneyKind, query: { status?: string | undefined } & PageInput) {
     const status = parseStatus(query.status, ['pending', 'approved', 'rejected']);
-    const p = parsePage(query);
+    const p = parsePaging(query);
     const cond = status ? 'WHERE t.status = $1' : '';
     const params = status ? [status] : [];
     const table = MONEY_TABLE[kind];
-    const [count] = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ${table} t ${cond}`,
+    const { rows, total } = await pageOf<MoneyRow>(
+      db,
+      {
+        count: `SELECT count(*)::int AS n FROM ${table} t ${cond}`,
+        list: `SELECT ${MONEY_COLUMNS[kind]}, ${accountSql('u')} AS user_account, c.symbol
+                 FROM ${table} t JOIN users u ON u.id = t.user_id JOIN currencies c ON c.id = t.currency_id
+                 ${cond}
+                ORDER BY t.id ${status === 'pending' ? 'ASC' : 'DESC'}`,
+      },
       params,
+      p,
     );
-    const rows = await db.query<MoneyRow>(
-      `SELECT ${MONEY_COLUMNS[kind]}, ${accountSql('u')} AS user_account, c.symbol
-         FROM ${table} t JOIN users u ON u.id = t.user_id JOIN currencies c ON c.id = t.currency_id
-         ${cond}
-        ORDER BY t.id ${status === 'pending' ? 'ASC' : 'DESC'}
-        LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, p.limit, p.offset],
-    );
-    return { items: rows.map(toMoney), total: count?.n ?? 0, page: p.page, limit: p.limit };
+    return { items: rows.map(toMoney), total, page: p.page, limit: p.limit };
   }
 
   return {
     async users(query: { q?: string | undefined } & PageInput) {
-      const p = parsePage(query);
+      const p = parsePaging(query);
       const q = (query.q ?? '').trim();
       let cond = '';
       const params: unknown[] = [];
@@ -259,13 +237,17 @@ export function adminService(ctx: AppContext) {
         }
         cond = `WHERE ${parts.join(' OR ')}`;
       }
-      const [count] = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM users u ${cond}`, params);
-      const rows = await db.query<UserListRow>(
-        `SELECT u.id, u.nickname, ${accountSql('u')} AS account, u.area_code, u.mobile, u.email, u.verification,
-                u.advanced_verification, u.status, u.created_at, u.last_login_at
-           FROM users u ${cond}
-          ORDER BY u.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, p.limit, p.offset],
+      const { rows, total } = await pageOf<UserListRow>(
+        db,
+        {
+          count: `SELECT count(*)::int AS n FROM users u ${cond}`,
+          list: `SELECT u.id, u.nickname, ${accountSql('u')} AS account, u.area_code, u.mobile, u.email,
+                        u.verification, u.advanced_verification, u.status, u.created_at, u.last_login_at
+                   FROM users u ${cond}
+                  ORDER BY u.id DESC`,
+        },
+        params,
+        p,
       );
       const items: AdminUser[] = rows.map((r) => ({
         id: r.id,
@@ -280,7 +262,7 @@ export function adminService(ctx: AppContext) {
         created_at: r.created_at.toISOString(),
         last_login_at: r.last_login_at?.toISOString() ?? null,
       }));
-      return { items, total: count?.n ?? 0, page: p.page, limit: p.limit };
+      return { items, total, page: p.page, limit: p.limit };
     },
 
     async balances(userIdInput: string | undefined): Promise<AdminBalance[]> {
@@ -297,14 +279,13 @@ export function adminService(ctx: AppContext) {
 
     async ledger(query: { user_id?: string | undefined } & PageInput) {
       const userId = await assertUser(query.user_id);
-      const p = parsePage(query);
-      const [count] = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
-          WHERE a.user_id = $1`,
-        [userId],
-      );
-      const rows = await db.query<Omit<AdminLedgerEntry, 'created_at'> & { created_at: Date }>(
-        `SELECT e.id::text, e.journal_id::text, a.type AS account_type, a.currency_id, c.symbol,
+      const p = parsePaging(query);
+      const { rows, total } = await pageOf<Omit<AdminLedgerEntry, 'created_at'> & { created_at: Date }>(
+        db,
+        {
+          count: `SELECT count(*)::int AS n FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
+                   WHERE a.user_id = $1`,
+          list: `SELECT e.id::text, e.journal_id::text, a.type AS account_type, a.currency_id, c.symbol,
                 trim_scale(e.delta_available)::text AS delta_available,
                 trim_scale(e.delta_frozen)::text AS delta_frozen,
                 trim_scale(e.available_after)::text AS available_after,
@@ -315,11 +296,13 @@ export function adminService(ctx: AppContext) {
            JOIN ledger_journals j ON j.id = e.journal_id
            JOIN currencies c ON c.id = a.currency_id
           WHERE a.user_id = $1
-          ORDER BY e.id DESC LIMIT $2 OFFSET $3`,
-        [userId, p.limit, p.offset],
+          ORDER BY e.id DESC`,
+        },
+        [userId],
+        p,
       );
       const items: AdminLedgerEntry[] = rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
-      return { items, total: count?.n ?? 0, page: p.page, limit: p.limit };
+      return { items, total, page: p.page, limit: p.limit };
     },
 
     deposits: (query: { status?: string | undefined } & PageInput) => listMoney('deposit', query),
@@ -333,7 +316,7 @@ export function adminService(ctx: AppContext) {
       const status = parseStatus(query.status, ['pending', 'verified', 'rejected']);
       const level = (query.level ?? '').trim().toLowerCase();
       if (level && level !== 'basic' && level !== 'advanced') throw invalid('admin.levelInvalid', 'level');
-      const p = parsePage(query);
+      const p = parsePaging(query);
       const where: string[] = [];
       const params: unknown[] = [];
       if (status) {
@@ -345,23 +328,23 @@ export function adminService(ctx: AppContext) {
         where.push(`v.level = $${params.length}`);
       }
       const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const [count] = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM verifications v ${cond}`,
-        params,
-      );
-      const rows = await db.query<VerificationRow & { user_account: string }>(
-        `SELECT ${VERIFICATION_COLUMNS.split(',')
-          .map((c) => `v.${c.trim()}`)
-          .join(', ')}, ${accountSql('u')} AS user_account
+      const { rows, total } = await pageOf<VerificationRow & { user_account: string }>(
+        db,
+        {
+          count: `SELECT count(*)::int AS n FROM verifications v ${cond}`,
+          list: `SELECT ${VERIFICATION_COLUMNS.split(',')
+            .map((c) => `v.${c.trim()}`)
+            .join(', ')}, ${accountSql('u')} AS user_account
            FROM verifications v JOIN users u ON u.id = v.user_id
            ${cond}
-          ORDER BY v.id ${status === 'pending' ? 'ASC' : 'DESC'}
-          LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, p.limit, p.offset],
+          ORDER BY v.id ${status === 'pending' ? 'ASC' : 'DESC'}`,
+        },
+        params,
+        p,
       );
       return {
         items: rows.map((r) => toAdminVerification(r, lang)),
-        total: count?.n ?? 0,
+        total,
         page: p.page,
         limit: p.limit,
       };

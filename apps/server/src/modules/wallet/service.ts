@@ -31,6 +31,7 @@ import {
 import { addDecimal, compareDecimal, dec, parseDecimal, subDecimal, truncateDecimal } from '@verdant/engine';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
+import { type Paging, pageOf, parsePaging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { hasMessage, t } from '../../i18n/index.ts';
 import { type AccountRef, InsufficientFunds, post, type UserAccountType } from '../../ledger/ledger.ts';
@@ -102,21 +103,6 @@ function parseAccountType(input: string | undefined, field: string): UserAccount
   const v = (input ?? '').trim();
   if ((WALLET_ACCOUNT_TYPES as readonly string[]).includes(v)) return v as UserAccountType;
   throw invalid('wallet.accountTypeInvalid', field);
-}
-
-function parseWhole(input: string | undefined, fallback: number, min: number, max: number, field: string) {
-  const s = (input ?? '').trim();
-  if (s === '') return fallback;
-  if (!/^\d{1,9}$/.test(s)) throw invalid('wallet.pageInvalid', field);
-  const n = Number(s);
-  if (n < min || n > max) throw invalid('wallet.pageInvalid', field);
-  return n;
-}
-
-function parsePaging(input: { page?: string | undefined; limit?: string | undefined }) {
-  const page = parseWhole(input.page, 1, 1, 1_000_000, 'page');
-  const limit = parseWhole(input.limit, 20, 1, 100, 'limit');
-  return { page, limit, offset: (page - 1) * limit };
 }
 
 function parseAmount(input: string | undefined, cur: CurrencyRow, field = 'amount'): string {
@@ -539,7 +525,7 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
   async function flows(
     userId: number,
     filter: { type?: UserAccountType; currencyId?: number },
-    paging: { limit: number; offset: number },
+    paging: Paging,
     lang: Lang,
   ) {
     const cond = ['a.user_id = $1'];
@@ -553,12 +539,11 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
       cond.push(`a.currency_id = $${params.length}`);
     }
     const where = cond.join(' AND ');
-    const [count] = await db.query<{ n: number }>(
-      `SELECT count(*)::int AS n FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE ${where}`,
-      params,
-    );
-    const rows = await db.query<FlowRow>(
-      `SELECT e.id::text AS id, e.created_at, a.type, a.currency_id, c.symbol, c.decimals, j.reason, j.ref_type,
+    const { rows, total } = await pageOf<FlowRow>(
+      db,
+      {
+        count: `SELECT count(*)::int AS n FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id WHERE ${where}`,
+        list: `SELECT e.id::text AS id, e.created_at, a.type, a.currency_id, c.symbol, c.decimals, j.reason, j.ref_type,
               j.ref_id, e.delta_available::text AS delta_available, e.delta_frozen::text AS delta_frozen,
               e.available_after::text AS available_after, e.frozen_after::text AS frozen_after
          FROM ledger_entries e
@@ -566,10 +551,12 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
          JOIN ledger_journals j ON j.id = e.journal_id
          JOIN currencies c ON c.id = a.currency_id
         WHERE ${where}
-        ORDER BY e.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-      [...params, paging.limit, paging.offset],
+        ORDER BY e.id DESC`,
+      },
+      params,
+      paging,
     );
-    return { list: rows.map((r) => flow(r, lang)), total: count?.n ?? 0 };
+    return { list: rows.map((r) => flow(r, lang)), total };
   }
 
   async function balances(userId: number) {
@@ -758,7 +745,7 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
       const { list } = await flows(
         userId,
         { type, currencyId: cur.id },
-        { limit: DETAIL_FLOWS, offset: 0 },
+        { page: 1, limit: DETAIL_FLOWS, offset: 0 },
         lang,
       );
       return {
@@ -830,11 +817,7 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
       const p = parsePaging(query);
       const cond = currencyId === null ? '' : 'AND t.currency_id = $2';
       const params: unknown[] = currencyId === null ? [userId] : [userId, currencyId];
-      const [count] = await db.query<{ n: number }>(
-        `SELECT count(*)::int AS n FROM transfers t WHERE t.user_id = $1 ${cond}`,
-        params,
-      );
-      const rows = await db.query<{
+      const { rows, total } = await pageOf<{
         id: number;
         currency_id: number;
         symbol: string;
@@ -844,12 +827,17 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
         amount: string;
         created_at: Date;
       }>(
-        `SELECT t.id, t.currency_id, c.symbol, c.decimals, t.from_type, t.to_type, t.amount::text AS amount,
-                t.created_at
-           FROM transfers t JOIN currencies c ON c.id = t.currency_id
-          WHERE t.user_id = $1 ${cond}
-          ORDER BY t.id DESC LIMIT $${params.length + 1} OFFSET $${params.length + 2}`,
-        [...params, p.limit, p.offset],
+        db,
+        {
+          count: `SELECT count(*)::int AS n FROM transfers t WHERE t.user_id = $1 ${cond}`,
+          list: `SELECT t.id, t.currency_id, c.symbol, c.decimals, t.from_type, t.to_type,
+                        t.amount::text AS amount, t.created_at
+                   FROM transfers t JOIN currencies c ON c.id = t.currency_id
+                  WHERE t.user_id = $1 ${cond}
+                  ORDER BY t.id DESC`,
+        },
+        params,
+        p,
       );
       return {
         list: rows.map(
@@ -865,7 +853,7 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
         ),
         page: p.page,
         limit: p.limit,
-        total: count?.n ?? 0,
+        total,
       };
     },
 
@@ -931,19 +919,20 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
 
     async deposits(userId: number, query: WalletPageQuery, lang: Lang) {
       const p = parsePaging(query);
-      const [count] = await db.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM deposits WHERE user_id = $1',
+      const { rows, total } = await pageOf<DepositListRow>(
+        db,
+        {
+          count: 'SELECT count(*)::int AS n FROM deposits WHERE user_id = $1',
+          list: `${DEPOSIT_LIST} WHERE d.user_id = $1 ORDER BY d.id DESC`,
+        },
         [userId],
-      );
-      const rows = await db.query<DepositListRow>(
-        `${DEPOSIT_LIST} WHERE d.user_id = $1 ORDER BY d.id DESC LIMIT $2 OFFSET $3`,
-        [userId, p.limit, p.offset],
+        p,
       );
       return {
         list: rows.map((r) => depositRecord(r, lang)),
         page: p.page,
         limit: p.limit,
-        total: count?.n ?? 0,
+        total,
       };
     },
 
@@ -1158,19 +1147,20 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
 
     async withdrawals(userId: number, query: WalletPageQuery, lang: Lang) {
       const p = parsePaging(query);
-      const [count] = await db.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM withdrawals WHERE user_id = $1',
+      const { rows, total } = await pageOf<WithdrawalListRow>(
+        db,
+        {
+          count: 'SELECT count(*)::int AS n FROM withdrawals WHERE user_id = $1',
+          list: `${WITHDRAWAL_LIST} WHERE w.user_id = $1 ORDER BY w.id DESC`,
+        },
         [userId],
-      );
-      const rows = await db.query<WithdrawalListRow>(
-        `${WITHDRAWAL_LIST} WHERE w.user_id = $1 ORDER BY w.id DESC LIMIT $2 OFFSET $3`,
-        [userId, p.limit, p.offset],
+        p,
       );
       return {
         list: rows.map((r) => withdrawalRecord(r, lang)),
         page: p.page,
         limit: p.limit,
-        total: count?.n ?? 0,
+        total,
       };
     },
   };
