@@ -20,10 +20,13 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The real server (`npm run serve`'s entry) on a fresh data folder and a free port. */
-export async function startServer(env: Record<string, string> = {}) {
+/**
+ * The real server (`npm run serve`'s entry) on a fresh data folder and a free port. A caller that
+ * passes its own `dataDir` (prepared beforehand, checked afterwards) keeps it: stop() leaves it.
+ */
+export async function startServer(env: Record<string, string> = {}, opts: { dataDir?: string } = {}) {
   const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'verdant-e2e-'));
+  const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'verdant-e2e-'));
   const child: ChildProcess = spawn(
     process.execPath,
     ['--import', 'tsx', join(root, 'apps/server/src/main.ts')],
@@ -61,6 +64,7 @@ export async function startServer(env: Record<string, string> = {}) {
   }
   return {
     base,
+    dataDir,
     log: () => log,
     async api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
       const res = await fetch(`${base}/api/${path}`, {
@@ -76,8 +80,8 @@ export async function startServer(env: Record<string, string> = {}) {
     },
     async stop() {
       child.kill('SIGTERM');
-      await new Promise((r) => child.once('exit', r));
-      rmSync(dataDir, { recursive: true, force: true });
+      if (child.exitCode === null) await new Promise((r) => child.once('exit', r));
+      if (!opts.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -27,6 +27,26 @@ const Security = lazyPage(() => import('../features/settings/SecurityPage'));
 const ChangePassword = lazyPage(() => import('../features/settings/ChangePasswordPage'));
 const ChangePayPassword = lazyPage(() => import('../features/settings/ChangePayPasswordPage'));
 
+const Assets = lazyPage(() => import('../features/wallet/AssetsPage'));
+const TradeAccount = lazyPage(() => import('../features/wallet/TradeAccountPage'));
+const Transfer = lazyPage(() => import('../features/wallet/TransferPage'));
+const TransferRecord = lazyPage(() => import('../features/wallet/TransferRecordPage'));
+const Deposit = lazyPage(() => import('../features/wallet/DepositPage'));
+const DepositCharge = lazyPage(() => import('../features/wallet/ChargePage'));
+const Withdraw = lazyPage(() => import('../features/wallet/WithdrawPage'));
+const WithdrawDetail = lazyPage(() => import('../features/wallet/WithdrawDetailPage'));
+const WithdrawBank = lazyPage(() => import('../features/wallet/WithdrawBankPage'));
+const Record = lazyPage(() => import('../features/wallet/RecordPage'));
+const AddressList = lazyPage(() => import('../features/wallet/AddressListPage'));
+const Address = lazyPage(() => import('../features/wallet/AddressPage'));
+const AddressCreate = lazyPage(() => import('../features/wallet/AddressCreatePage'));
+const BankCards = lazyPage(() => import('../features/wallet/BankCardsPage'));
+const AddBank = lazyPage(() => import('../features/wallet/AddBankPage'));
+
+const Verification = lazyPage(() => import('../features/verification/VerificationPage'));
+const VerificationBasic = lazyPage(() => import('../features/verification/VerificationBasicPage'));
+const VerificationAdvanced = lazyPage(() => import('../features/verification/VerificationAdvancedPage'));
+
 const PreviewImage = lazyPage(() => import('../features/system/PreviewImagePage'));
 const ChooseLocation = lazyPage<object>(() =>
   import('../features/system/LocationPage').then((m) => ({ default: m.ChooseLocationPage })),
@@ -48,6 +68,24 @@ const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
   security: Security,
   changePassword: ChangePassword,
   changePayPassword: ChangePayPassword,
+  assets: Assets,
+  tradeAccount: TradeAccount,
+  transfer: Transfer,
+  transferRecord: TransferRecord,
+  deposit: Deposit,
+  depositCharge: DepositCharge,
+  withdraw: Withdraw,
+  withdrawDetail: WithdrawDetail,
+  withdrawBank: WithdrawBank,
+  record: Record,
+  addressList: AddressList,
+  address: Address,
+  addressCreate: AddressCreate,
+  bankCards: BankCards,
+  addBank: AddBank,
+  verification: Verification,
+  verificationBasic: VerificationBasic,
+  verificationAdvanced: VerificationAdvanced,
   previewImage: PreviewImage,
   chooseLocation: ChooseLocation,
   openLocation: OpenLocation,

@@ -1,0 +1,111 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { RealName2Body } from '@verdant/api';
+import { Button, Form, Toast } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { userKeys } from '../../shared/account';
+import { ApiError } from '../../shared/api';
+import { paths } from '../../shared/paths';
+import { ErrorState } from '../../shared/ui/ErrorState';
+import { PageLoading } from '../../shared/ui/PageLoading';
+import { PictureUploader } from '../../shared/ui/PictureUploader';
+import { submitAdvanced, verificationKeys, verificationStatusQuery } from './api';
+import { StateCard } from './StateCard';
+import '../../shared/ui/form.css';
+import './verification.css';
+
+type Values = Partial<RealName2Body>;
+const PHOTOS = ['front', 'back', 'holding'] as const;
+
+/** pages/verification/advanced: three photos of the ID, after basic verification (spec §4). */
+export default function VerificationAdvancedPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const status = useQuery(verificationStatusQuery());
+  const [form] = Form.useForm<Values>();
+
+  const mutation = useMutation({
+    mutationFn: submitAdvanced,
+    onSuccess: ({ message }) => {
+      Toast.show({ icon: 'success', content: message || t('kyc.submitted') });
+      void queryClient.invalidateQueries({ queryKey: verificationKeys.status() });
+      void queryClient.invalidateQueries({ queryKey: userKeys.all });
+      navigate(paths.verification, { replace: true });
+    },
+    onError: (e) => {
+      if (!(e instanceof ApiError) || e.kind === 'not-logged-in') return;
+      Toast.show({ content: e.message });
+    },
+  });
+
+  if (status.isPending) return <PageLoading />;
+  if (status.isError) return <ErrorState error={status.error} onRetry={() => void status.refetch()} />;
+  const s = status.data;
+
+  if (s.verification !== 'verified') {
+    return (
+      <div className="v-kyc">
+        <section className="v-kyc-state v-kyc-state--none" role="alert">
+          <div>
+            <strong>{t('kyc.basicFirst')}</strong>
+            <p>{t('kyc.basicFirstHint')}</p>
+          </div>
+        </section>
+        <Button block color="primary" size="large" onClick={() => navigate(paths.verificationBasic)}>
+          {t('kyc.goBasic')}
+        </Button>
+      </div>
+    );
+  }
+  if (!s.can_submit_advanced) {
+    return (
+      <div className="v-kyc">
+        <StateCard state={s.advanced_verification} submission={s.advanced} />
+      </div>
+    );
+  }
+
+  const onFinish = (v: Values) => {
+    if (!v.front || !v.back || !v.holding) return;
+    mutation.mutate({ front: v.front, back: v.back, holding: v.holding });
+  };
+
+  return (
+    <div className="v-kyc">
+      {s.advanced_verification === 'rejected' && <StateCard state="rejected" submission={s.advanced} />}
+      <p className="v-kyc__lead">{t('kyc.photosLead')}</p>
+      <Form
+        form={form}
+        layout="vertical"
+        className="v-form"
+        onFinish={onFinish}
+        footer={
+          <Button
+            block
+            type="submit"
+            color="primary"
+            size="large"
+            loading={mutation.isPending}
+            disabled={mutation.isPending}
+          >
+            {t('kyc.submit')}
+          </Button>
+        }
+      >
+        {PHOTOS.map((p) => (
+          <Form.Item
+            key={p}
+            name={p}
+            label={t(`kyc.photo.${p}`)}
+            rules={[{ required: true, message: t(`kyc.photoRequired.${p}`) }]}
+            className="v-form__plain"
+          >
+            <PictureUploader label={t('kyc.upload')} />
+          </Form.Item>
+        ))}
+      </Form>
+      <p className="v-kyc__note">{t('kyc.privacy')}</p>
+    </div>
+  );
+}

@@ -1,0 +1,84 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { Button, Dialog, Toast } from 'antd-mobile';
+import { DeleteOutline, EditSOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { href, paths } from '../../shared/paths';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { ErrorState } from '../../shared/ui/ErrorState';
+import { PageLoading } from '../../shared/ui/PageLoading';
+import { bankCardsQuery, deleteBankCard, walletKeys } from './api';
+import './wallet.css';
+
+/** pages/bankbind/index: the user's bound bank cards. */
+export default function BankCardsPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const list = useQuery(bankCardsQuery());
+  const remove = useMutation({
+    mutationFn: deleteBankCard,
+    onSuccess: ({ message }) => {
+      Toast.show({ icon: 'success', content: message || t('common.operationSuccess') });
+      void queryClient.invalidateQueries({ queryKey: walletKeys.bankCards() });
+    },
+  });
+
+  const onDelete = async (id: number) => {
+    const ok = await Dialog.confirm({
+      content: t('bank.deleteConfirm'),
+      confirmText: t('bank.delete'),
+      cancelText: t('common.cancel'),
+    });
+    if (ok) remove.mutate(id);
+  };
+
+  return (
+    <div className="v-wallet-page">
+      {list.isPending ? (
+        <PageLoading />
+      ) : list.isError ? (
+        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
+      ) : list.data.length === 0 ? (
+        <EmptyState text={t('common.noData')} />
+      ) : (
+        <ul className="v-bank-cards">
+          {list.data.map((c) => (
+            <li key={c.id} className="v-bank-card" data-testid="bank-card">
+              <div className="v-bank-card__head">
+                <strong>{c.bank_name}</strong>
+                <span className="v-bank-card__tools">
+                  <button
+                    type="button"
+                    aria-label={t('bank.edit')}
+                    onClick={() => navigate(href('addBank', { id: c.id }))}
+                  >
+                    <EditSOutline />
+                  </button>
+                  <button
+                    type="button"
+                    aria-label={t('bank.delete')}
+                    disabled={remove.isPending}
+                    onClick={() => void onDelete(c.id)}
+                  >
+                    <DeleteOutline />
+                  </button>
+                </span>
+              </div>
+              <span className="v-bank-card__number v-mono">{c.card_number_masked}</span>
+              <span className="v-bank-card__holder">
+                {c.holder_name}
+                {c.branch && ` · ${c.branch}`}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <div className="v-actions">
+        <Button block color="primary" size="large" onClick={() => navigate(paths.addBank)}>
+          {t('bank.add')}
+        </Button>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,219 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ErrorCode, WALLET_ACCOUNT_TYPES, type WalletAccountType } from '@verdant/api';
+import { Button, Dialog, Toast } from 'antd-mobile';
+import { BillOutline, DownOutline, LoopOutline } from 'antd-mobile-icons';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { ApiError } from '../../shared/api';
+import { formatAmount, isGreater, parseAmount } from '../../shared/money';
+import { paths } from '../../shared/paths';
+import { ErrorState } from '../../shared/ui/ErrorState';
+import { NavBarAction } from '../../shared/ui/NavBarAction';
+import { OptionSheet } from '../../shared/ui/OptionSheet';
+import { PageLoading } from '../../shared/ui/PageLoading';
+import { transfer, USDT_ID, walletKeys, walletListQuery } from './api';
+import { AmountInput } from './components/AmountInput';
+import { idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
+import './wallet.css';
+
+type Sheet = 'from' | 'to' | 'coin' | null;
+
+/** pages/assets/transfer/index: between the user's own spot, option, contract and trust accounts. */
+export default function TransferPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const [params] = useSearchParams();
+  const currencies = useCurrencies();
+  const list = useQuery(walletListQuery());
+
+  const initialFrom = params.get('from');
+  const initialTo = params.get('to');
+  const [from, setFrom] = useState<WalletAccountType>(isAccountType(initialFrom) ? initialFrom : 'spot');
+  const [to, setTo] = useState<WalletAccountType>(() => {
+    if (isAccountType(initialTo) && initialTo !== from) return initialTo;
+    return from === 'contract' ? 'spot' : 'contract';
+  });
+  const [currencyId, setCurrencyId] = useState<number>(
+    idParam(params.get('currency_id'), USDT_ID) ?? USDT_ID,
+  );
+  const [amount, setAmount] = useState('');
+  const [sheet, setSheet] = useState<Sheet>(null);
+  const [serverInsufficient, setServerInsufficient] = useState(false);
+  const [run, confirming] = useOnce();
+
+  const mutation = useMutation({
+    mutationFn: transfer,
+    onSuccess: ({ message }) => {
+      Toast.show({ icon: 'success', content: message || t('transfer.done') });
+      setAmount('');
+      void queryClient.invalidateQueries({ queryKey: walletKeys.all });
+    },
+    onError: (e) => {
+      if (e instanceof ApiError && e.code === ErrorCode.INSUFFICIENT_BALANCE) setServerInsufficient(true);
+      if (!(e instanceof ApiError && e.kind === 'not-logged-in')) Toast.show({ content: e.message });
+      void queryClient.invalidateQueries({ queryKey: walletKeys.list() });
+    },
+  });
+
+  if (currencies.isPending || list.isPending) return <PageLoading />;
+  if (currencies.isError)
+    return <ErrorState error={currencies.error} onRetry={() => void currencies.refetch()} />;
+  if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
+
+  const cur = currencies.byId(currencyId) ?? currencies.data[0];
+  if (!cur) return <ErrorState error={null} />;
+  const decimals = cur.decimals;
+  const balance = list.data.accounts
+    .find((a) => a.type === from)
+    ?.currencies.find((c) => c.currency_id === cur.id);
+  const available = balance?.available ?? '0';
+  const parsed = parseAmount(amount, decimals);
+  const insufficient =
+    (parsed !== null && isGreater(parsed, available)) || (serverInsufficient && parsed !== null);
+  const canSubmit = parsed !== null && !insufficient && !mutation.isPending && !confirming;
+
+  const accountLabel = (a: WalletAccountType) => t(`wallet.account.${a}`);
+  const accountOptions = WALLET_ACCOUNT_TYPES.map((a) => ({ value: a, label: accountLabel(a) }));
+
+  const pick = (side: 'from' | 'to', a: WalletAccountType) => {
+    setServerInsufficient(false);
+    // choosing the other side's account swaps the two: a transfer always has two accounts
+    if (side === 'from') {
+      if (a === to) setTo(from);
+      setFrom(a);
+    } else {
+      if (a === from) setFrom(to);
+      setTo(a);
+    }
+  };
+
+  const swap = () => {
+    setServerInsufficient(false);
+    setFrom(to);
+    setTo(from);
+  };
+
+  const submit = () =>
+    run(async () => {
+      if (!parsed) {
+        Toast.show({ content: t('wallet.amountRequired') });
+        return;
+      }
+      const ok = await Dialog.confirm({
+        title: t('transfer.confirmTitle'),
+        content: t('transfer.confirmBody', {
+          amount: formatAmount(parsed, decimals),
+          symbol: cur.symbol,
+          from: accountLabel(from),
+          to: accountLabel(to),
+        }),
+        confirmText: t('common.confirm'),
+        cancelText: t('common.cancel'),
+      });
+      if (!ok) return;
+      await mutation.mutateAsync({ currency_id: String(cur.id), from, to, amount: parsed }).catch(() => {});
+    });
+
+  return (
+    <div className="v-wallet-page">
+      <NavBarAction>
+        <button
+          type="button"
+          className="v-navbar-icon"
+          aria-label={t('titles.transferRecord')}
+          onClick={() => navigate(paths.transferRecord)}
+        >
+          <BillOutline />
+        </button>
+      </NavBarAction>
+
+      <section className="v-card v-transfer">
+        <div className="v-transfer__sides">
+          <button type="button" className="v-transfer__side" onClick={() => setSheet('from')}>
+            <small>{t('transfer.from')}</small>
+            <strong data-testid="transfer-from">{accountLabel(from)}</strong>
+            <DownOutline />
+          </button>
+          <button type="button" className="v-transfer__side" onClick={() => setSheet('to')}>
+            <small>{t('transfer.to')}</small>
+            <strong data-testid="transfer-to">{accountLabel(to)}</strong>
+            <DownOutline />
+          </button>
+        </div>
+        <button type="button" className="v-transfer__swap" aria-label={t('transfer.swap')} onClick={swap}>
+          <LoopOutline />
+        </button>
+      </section>
+
+      <section className="v-card v-field-card">
+        <span className="v-field-card__label">{t('wallet.coin')}</span>
+        <button type="button" className="v-select" onClick={() => setSheet('coin')}>
+          <strong>{cur.symbol}</strong>
+          <small>{cur.name}</small>
+          <DownOutline />
+        </button>
+
+        <label className="v-field-card__label" htmlFor="transfer-amount">
+          {t('wallet.amount')}
+        </label>
+        <AmountInput
+          id="transfer-amount"
+          value={amount}
+          onChange={(v) => {
+            setServerInsufficient(false);
+            setAmount(v);
+          }}
+          decimals={decimals}
+          symbol={cur.symbol}
+          all={isGreater(available, '0') ? formatAmount(available, decimals, { group: false }) : null}
+          placeholder={t('wallet.amountPlaceholder')}
+        />
+        <p className="v-field-card__hint">
+          {t('wallet.availableAmount', { amount: formatAmount(available, decimals), symbol: cur.symbol })}
+        </p>
+        {insufficient && (
+          <p className="v-warning" role="alert">
+            {t('wallet.insufficient')}
+          </p>
+        )}
+      </section>
+
+      <div className="v-actions">
+        <Button
+          block
+          color="primary"
+          size="large"
+          disabled={!canSubmit}
+          loading={mutation.isPending}
+          onClick={() => void submit()}
+        >
+          {t('transfer.submit')}
+        </Button>
+      </div>
+      <p className="v-page-note">{t('transfer.note')}</p>
+
+      <OptionSheet
+        visible={sheet === 'from' || sheet === 'to'}
+        title={sheet === 'to' ? t('transfer.to') : t('transfer.from')}
+        options={accountOptions}
+        value={sheet === 'to' ? to : from}
+        onSelect={(a) => pick(sheet === 'to' ? 'to' : 'from', a)}
+        onClose={() => setSheet(null)}
+      />
+      <OptionSheet
+        visible={sheet === 'coin'}
+        title={t('wallet.chooseCoin')}
+        options={currencies.data.map((c) => ({ value: c.id, label: c.symbol, description: c.name }))}
+        value={cur.id}
+        onSelect={(id) => {
+          setCurrencyId(id);
+          setAmount('');
+          setServerInsufficient(false);
+        }}
+        onClose={() => setSheet(null)}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import { BillOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+import { useNavigate, useSearchParams } from 'react-router';
+import { href } from '../../shared/paths';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { ErrorState } from '../../shared/ui/ErrorState';
+import { NavBarAction } from '../../shared/ui/NavBarAction';
+import { PageLoading } from '../../shared/ui/PageLoading';
+import { USDT_ID } from './api';
+import { Chips } from './components/Chips';
+import { idParam, useCurrencies } from './components/hooks';
+import { WithdrawForm } from './components/WithdrawForm';
+import './wallet.css';
+
+/** pages/assets/withdraw/index: a coin to one of the user's saved addresses. Bank goes to its own page. */
+export default function WithdrawPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [params, setParams] = useSearchParams();
+  const currencies = useCurrencies();
+
+  if (currencies.isPending) return <PageLoading />;
+  if (currencies.isError)
+    return <ErrorState error={currencies.error} onRetry={() => void currencies.refetch()} />;
+  const coins = currencies.data.filter((c) => c.can_withdraw && !c.is_fiat);
+  const bank = currencies.data.find((c) => c.can_withdraw && c.is_fiat);
+  const wanted = idParam(params.get('currency_id'), USDT_ID);
+  const cur = coins.find((c) => c.id === wanted) ?? coins[0];
+
+  return (
+    <div className="v-wallet-page">
+      <NavBarAction>
+        <button
+          type="button"
+          className="v-navbar-icon"
+          aria-label={t('titles.record')}
+          onClick={() => navigate(href('record', { tab: 'withdraw' }))}
+        >
+          <BillOutline />
+        </button>
+      </NavBarAction>
+      <section className="v-card">
+        <Chips
+          legend={t('wallet.coin')}
+          options={[
+            ...coins.map((c) => ({ value: String(c.id), label: c.symbol })),
+            ...(bank ? [{ value: 'bank', label: t('withdraw.toBank') }] : []),
+          ]}
+          value={cur ? String(cur.id) : null}
+          onChange={(v) =>
+            v === 'bank' ? navigate(href('withdrawBank')) : setParams({ currency_id: v }, { replace: true })
+          }
+        />
+      </section>
+      {cur ? (
+        <WithdrawForm key={cur.id} cur={cur} kind="address" />
+      ) : (
+        <EmptyState text={t('common.noData')} />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+
+export interface InfoRow {
+  label: string;
+  value: ReactNode;
+  /** a highlighted value (a total, a reason) */
+  tone?: 'strong' | 'danger' | 'muted';
+}
+
+/** Label on the left, value on the right: the details of a record or a form's summary. */
+export function InfoRows({
+  rows,
+  className,
+}: {
+  rows: (InfoRow | false | null | undefined)[];
+  className?: string;
+}) {
+  return (
+    <dl className={`v-info ${className ?? ''}`}>
+      {rows.filter(Boolean).map((r) => {
+        const row = r as InfoRow;
+        return (
+          <div key={row.label} className="v-info__row">
+            <dt>{row.label}</dt>
+            <dd className={row.tone ? `is-${row.tone}` : undefined}>{row.value}</dd>
+          </div>
+        );
+      })}
+    </dl>
+  );
+}
