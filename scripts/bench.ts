@@ -1,24 +1,83 @@
 /**
  * `npm run bench`: Verdant's performance figures, each beside a reference measured or set in the
  * same run. `npm run bench -- --json` also prints every figure as one JSON object on its last line.
+ * `npm run bench -- --only engine` (or `--only first-load,engine`) runs only the named sections;
+ * by default every section runs.
  *
  * Sections (later issues add more):
  *   first load — gzipped JS and CSS that /h5/ (Home) fetches before it is interactive, measured
  *                by loading the built app from a real server in headless Chromium.
+ *   engine     — the matching engine beside the npm package nodejs-order-book on one seeded
+ *                command stream: throughput of both, their ratio, our per-command latency.
  */
-import { firstLoad } from './bench/first-load.ts';
+export {}; // an ES module (top-level await), though it imports its sections lazily
 
-const json = process.argv.includes('--json');
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const onlyAt = args.indexOf('--only');
+const onlyArg =
+  args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (onlyAt >= 0 ? args[onlyAt + 1] : '');
+const only = new Set((onlyArg ?? '').split(',').filter(Boolean));
+const SECTIONS = ['first-load', 'engine'];
+for (const s of only) {
+  if (!SECTIONS.includes(s)) {
+    console.error(`Unknown section "${s}": choose among ${SECTIONS.join(', ')}`);
+    process.exit(2);
+  }
+}
+const runs = (section: string) => only.size === 0 || only.has(section);
 const figures: Record<string, number> = {};
 
-const fl = await firstLoad();
-figures.first_load_js_gzip_kb = fl.jsKb;
-figures.first_load_css_gzip_kb = fl.cssKb;
-console.log('\nFirst load of /h5/ (Home), gzipped, as fetched by Chromium at 390 × 844');
-for (const f of fl.files) console.log(`  ${f.kb.toFixed(1).padStart(7)} KB  ${f.path}`);
-console.log(`  JavaScript ${fl.jsKb.toFixed(1)} KB  (budget 170 KB: ${fl.jsKb <= 170 ? 'within' : 'OVER'})`);
-console.log(`  CSS        ${fl.cssKb.toFixed(1)} KB`);
-console.log(`  reference: React + ReactDOM alone ${fl.reactFloorKb.toFixed(1)} KB of that JavaScript`);
-figures.react_floor_js_gzip_kb = fl.reactFloorKb;
+if (runs('first-load')) {
+  const { firstLoad } = await import('./bench/first-load.ts');
+  const fl = await firstLoad();
+  figures.first_load_js_gzip_kb = fl.jsKb;
+  figures.first_load_css_gzip_kb = fl.cssKb;
+  console.log('\nFirst load of /h5/ (Home), gzipped, as fetched by Chromium at 390 × 844');
+  for (const f of fl.files) console.log(`  ${f.kb.toFixed(1).padStart(7)} KB  ${f.path}`);
+  console.log(
+    `  JavaScript ${fl.jsKb.toFixed(1)} KB  (budget 170 KB: ${fl.jsKb <= 170 ? 'within' : 'OVER'})`,
+  );
+  console.log(`  CSS        ${fl.cssKb.toFixed(1)} KB`);
+  console.log(`  reference: React + ReactDOM alone ${fl.reactFloorKb.toFixed(1)} KB of that JavaScript`);
+  figures.react_floor_js_gzip_kb = fl.reactFloorKb;
+}
+
+if (runs('engine')) {
+  const { engineBench } = await import('./bench/engine.ts');
+  const e = await engineBench();
+  figures.engine_ops_per_s = Math.round(e.oursOpsPerS);
+  figures.peer_ops_per_s = Math.round(e.peerOpsPerS);
+  figures.engine_peer_ratio = Number(e.ratio.toFixed(2));
+  figures.engine_p50_us = Number(e.p50Us.toFixed(3));
+  figures.engine_p99_us = Number(e.p99Us.toFixed(3));
+  figures.engine_p999_us = Number(e.p999Us.toFixed(3));
+  const ops = (n: number) => `${(n / 1e6).toFixed(2).padStart(7)} M commands/s`;
+  const us = (n: number) => `${n.toFixed(2).padStart(6)} µs`;
+  const { limit, marketable, market, cancel } = e.mix;
+  console.log('\nMatching engine: one seeded stream, the same for both books');
+  console.log(
+    `  ${e.commands.toLocaleString('en')} commands: ${limit.toLocaleString('en')} limit (${marketable.toLocaleString('en')} marketable), ` +
+      `${market.toLocaleString('en')} market, ${cancel.toLocaleString('en')} cancel; ${e.fills.toLocaleString('en')} fills`,
+  );
+  console.log(
+    `  books identical after the stream: ${e.booksIdentical ? 'yes' : 'NO'}; ` +
+      `${e.restingAtEnd.toLocaleString('en')} orders resting on ${e.levelsAtEnd.toLocaleString('en')} price levels at the end`,
+  );
+  console.log(`  throughput (median of ${e.rounds} rounds, fresh book each)`);
+  console.log(`    Verdant engine       ${ops(e.oursOpsPerS)}`);
+  console.log(`    nodejs-order-book    ${ops(e.peerOpsPerS)}`);
+  console.log(
+    `    ratio                ${e.ratio.toFixed(1).padStart(7)} ×  (target ≥ 10 ×: ${e.ratio >= 10 ? 'met' : 'NOT met'})`,
+  );
+  console.log('  Verdant engine latency per command (warmed up, timer around each command)');
+  console.log(`    p50 ${us(e.p50Us)}   p99 ${us(e.p99Us)}   p99.9 ${us(e.p999Us)}   max ${us(e.maxUs)}`);
+  console.log(
+    `    (target p99 < 10 µs: ${e.p99Us < 10 ? 'met' : 'NOT met'}; two timer reads alone cost ${us(e.timerOverheadUs)};`,
+  );
+  console.log(
+    `     with the timers the same stream ran at ${(e.timedOpsPerS / 1e6).toFixed(2)} M commands/s)`,
+  );
+}
 
 if (json) console.log(JSON.stringify(figures));

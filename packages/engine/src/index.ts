@@ -1,1 +1,2 @@
 export * from './decimal.ts';
+export * from './matching/index.ts';

@@ -1,0 +1,357 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { type EngineEvent, EventLog } from './event-log.ts';
+import { OrderBook } from './order-book.ts';
+import { ReferenceBook } from './reference-book.ts';
+import type { Command, OrderId, Reject, RestingOrder } from './types.ts';
+
+// ---- Command streams ------------------------------------------------------------------------
+// Intents are drawn by fast-check, then turned into commands with unique ids (a cancel names an
+// earlier id, which may be resting, done or never accepted). Few prices and owners, so orders
+// cross, queue at the same price and meet orders of their own owner often.
+
+const side = fc.constantFrom('buy' as const, 'sell' as const);
+const owner = fc.integer({ min: 1, max: 4 });
+const intent = fc.oneof(
+  {
+    weight: 50,
+    arbitrary: fc.record({
+      k: fc.constant('limit' as const),
+      side,
+      owner,
+      price: fc.integer({ min: 95, max: 105 }),
+      qty: fc.integer({ min: 1, max: 20 }),
+    }),
+  },
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      k: fc.constant('market' as const),
+      side,
+      owner,
+      qty: fc.integer({ min: 1, max: 40 }),
+    }),
+  },
+  {
+    weight: 5,
+    arbitrary: fc.record({
+      k: fc.constant('amount' as const),
+      owner,
+      amount: fc.integer({ min: 1, max: 4000 }),
+    }),
+  },
+  { weight: 20, arbitrary: fc.record({ k: fc.constant('cancel' as const), target: fc.nat() }) },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      k: fc.constant('bad' as const),
+      side,
+      owner,
+      qty: fc.constantFrom(0, -3, 1.5, Number.NaN, 2 ** 53, 5),
+      price: fc.constantFrom(100, 0, -1, 99.5, Number.POSITIVE_INFINITY),
+    }),
+  },
+  { weight: 2, arbitrary: fc.record({ k: fc.constant('dup' as const), side, owner, target: fc.nat() }) },
+);
+type Intent = typeof intent extends fc.Arbitrary<infer T> ? T : never;
+
+function toCommands(intents: Intent[]): Command[] {
+  const ids: OrderId[] = [];
+  const out: Command[] = [];
+  intents.forEach((x, i) => {
+    const id = i % 2 === 0 ? i + 1 : `o${i + 1}`; // both kinds of id the server may use
+    switch (x.k) {
+      case 'limit':
+        out.push({ type: 'limit', id, owner: x.owner, side: x.side, price: x.price, qty: x.qty });
+        break;
+      case 'market':
+        out.push({ type: 'market', id, owner: x.owner, side: x.side, qty: x.qty });
+        break;
+      case 'amount':
+        out.push({ type: 'market_amount', id, owner: x.owner, amount: x.amount });
+        break;
+      case 'cancel':
+        out.push({ type: 'cancel', id: ids.length ? ids[x.target % ids.length]! : 'nobody' });
+        return;
+      case 'bad':
+        out.push({ type: 'limit', id, owner: x.owner, side: x.side, price: x.price, qty: x.qty });
+        break;
+      case 'dup':
+        out.push({
+          type: 'limit',
+          id: ids.length ? ids[x.target % ids.length]! : id,
+          owner: x.owner,
+          side: x.side,
+          price: 100,
+          qty: 1,
+        });
+        return;
+    }
+    ids.push(id);
+  });
+  return out;
+}
+
+/** May reuse ids (of resting orders: refused; of finished orders: a new order). */
+const streams = fc.array(intent, { minLength: 1, maxLength: 300, size: 'max' }).map(toCommands);
+/** Every order id is new: what the server does (database ids). */
+const uniqueStreams = fc
+  .array(
+    intent.filter((x) => x.k !== 'dup'),
+    { minLength: 1, maxLength: 300, size: 'max' },
+  )
+  .map(toCommands);
+
+/** Runs commands, checking after each that the book is not crossed and its totals add up. */
+function run(book: OrderBook, log: EventLog, cmds: Command[]) {
+  const perCommand: EngineEvent[][] = [];
+  const rejects: (Reject | null)[] = [];
+  for (const c of cmds) {
+    rejects.push(book.apply(c));
+    perCommand.push(log.take());
+    const bid = book.bestBid();
+    const ask = book.bestAsk();
+    if (bid !== undefined && ask !== undefined) expect(bid).toBeLessThan(ask);
+  }
+  return { perCommand, rejects };
+}
+
+function fresh() {
+  const log = new EventLog();
+  return { log, book: new OrderBook(log) };
+}
+
+const runs = { numRuns: 200 };
+
+describe('OrderBook properties', { timeout: 60_000 }, () => {
+  it('emits exactly the events of a naive reference book, and refuses the same commands', () => {
+    fc.assert(
+      fc.property(streams, (cmds) => {
+        const { book, log } = fresh();
+        const ref = new ReferenceBook();
+        for (const c of cmds) {
+          const expected: EngineEvent[] = [];
+          const refReject = ref.apply(c, expected);
+          expect(book.apply(c)).toBe(refReject);
+          expect(log.take()).toEqual(expected);
+        }
+        const sortById = (a: RestingOrder[]) => [...a].sort((x, y) => x.seq - y.seq);
+        expect(sortById(book.orders())).toEqual(sortById(ref.resting));
+      }),
+      runs,
+    );
+  });
+
+  it('never leaves the book crossed after a command', () => {
+    fc.assert(
+      fc.property(streams, (cmds) => {
+        const { book, log } = fresh();
+        run(book, log, cmds); // `run` checks bid < ask after every command
+      }),
+      runs,
+    );
+  });
+
+  it('conserves quantity: each order is filled, resting or cancelled, and nothing else', () => {
+    fc.assert(
+      fc.property(uniqueStreams, (cmds) => {
+        const { book, log } = fresh();
+        const { perCommand, rejects } = run(book, log, cmds);
+        const filled = new Map<OrderId, number>();
+        const spent = new Map<OrderId, number>();
+        const closed = new Map<OrderId, number>();
+        const add = (m: Map<OrderId, number>, k: OrderId, v: number) => m.set(k, (m.get(k) ?? 0) + v);
+        for (const e of perCommand.flat()) {
+          if (e.type === 'fill') {
+            add(filled, e.makerId, e.qty);
+            add(filled, e.takerId, e.qty);
+            add(spent, e.takerId, e.qty * e.price);
+          } else if (e.type === 'done') {
+            closed.set(e.id, e.remaining);
+          }
+        }
+        const resting = new Map(book.orders().map((o) => [o.id, o.remaining]));
+        cmds.forEach((c, i) => {
+          if (c.type === 'cancel' || rejects[i] !== null) return;
+          const open = resting.get(c.id) ?? closed.get(c.id);
+          expect(open).toBeDefined();
+          if (c.type === 'market_amount') {
+            expect((spent.get(c.id) ?? 0) + open!).toBe(c.amount);
+          } else {
+            expect((filled.get(c.id) ?? 0) + open!).toBe(c.qty);
+          }
+        });
+        // Aggregates agree with the orders.
+        const sum = (s: 'buy' | 'sell') =>
+          book
+            .orders()
+            .filter((o) => o.side === s)
+            .reduce((a, o) => a + o.remaining, 0);
+        expect(book.sideTotal('buy')).toBe(sum('buy'));
+        expect(book.sideTotal('sell')).toBe(sum('sell'));
+        const depth = book.depth(1000);
+        expect(depth.bids.reduce((a, l) => a + l.qty, 0)).toBe(sum('buy'));
+        expect(depth.asks.reduce((a, l) => a + l.qty, 0)).toBe(sum('sell'));
+        expect(
+          depth.bids.reduce((a, l) => a + l.orders, 0) + depth.asks.reduce((a, l) => a + l.orders, 0),
+        ).toBe(book.size);
+      }),
+      runs,
+    );
+  });
+
+  it('fills the earliest order at a price first', () => {
+    fc.assert(
+      fc.property(uniqueStreams, (cmds) => {
+        const { book, log } = fresh();
+        const { perCommand } = run(book, log, cmds);
+        // A shadow of the resting orders rebuilt from the events alone.
+        const live = new Map<OrderId, { price: number; seq: number; buy: boolean }>();
+        const seqOf = new Map<OrderId, number>();
+        cmds.forEach((c, i) => {
+          for (const e of perCommand[i]!) {
+            if (e.type === 'accepted') seqOf.set(e.id, e.seq);
+            else if (e.type === 'rested')
+              live.set(e.id, {
+                price: e.price,
+                seq: seqOf.get(e.id)!,
+                buy: c.type !== 'cancel' && c.type !== 'market_amount' && c.side === 'buy',
+              });
+            else if (e.type === 'done') live.delete(e.id);
+            else if (e.type === 'fill') {
+              const maker = live.get(e.makerId)!;
+              expect(maker.price).toBe(e.price);
+              for (const o of live.values()) {
+                if (o.buy === maker.buy && o.price === maker.price)
+                  expect(o.seq).toBeGreaterThanOrEqual(maker.seq);
+                // and no better price was left behind on that side
+                if (o.buy === maker.buy)
+                  expect(maker.buy ? o.price <= maker.price : o.price >= maker.price).toBe(true);
+              }
+            }
+          }
+        });
+      }),
+      runs,
+    );
+  });
+
+  it('never fills a cancelled order', () => {
+    fc.assert(
+      fc.property(uniqueStreams, (cmds) => {
+        const { book, log } = fresh();
+        const cancelled = new Set<OrderId>();
+        for (const c of cmds) {
+          book.apply(c);
+          for (const e of log.take()) {
+            if (e.type === 'fill') {
+              expect(cancelled.has(e.makerId)).toBe(false);
+              expect(cancelled.has(e.takerId)).toBe(false);
+            }
+            if (e.type === 'done' && (e.reason === 'cancelled' || e.reason === 'self_trade'))
+              cancelled.add(e.id);
+          }
+          // A cancelled id is gone: cancelling it again is refused and emits nothing.
+          if (c.type === 'cancel' && cancelled.has(c.id)) {
+            expect(book.has(c.id)).toBe(false);
+          }
+        }
+      }),
+      runs,
+    );
+  });
+
+  it('gives the same events when the same commands are replayed', () => {
+    fc.assert(
+      fc.property(streams, (cmds) => {
+        const a = fresh();
+        const b = fresh();
+        expect(run(b.book, b.log, cmds)).toEqual(run(a.book, a.log, cmds));
+        expect(b.book.orders()).toEqual(a.book.orders());
+      }),
+      runs,
+    );
+  });
+
+  it('rebuilds a book exactly from its resting orders, in any order, and then matches the same', () => {
+    fc.assert(
+      fc.property(streams, fc.nat(), fc.integer(), (cmds, cutAt, shuffleSeed) => {
+        const cut = cutAt % (cmds.length + 1);
+        const original = fresh();
+        run(original.book, original.log, cmds.slice(0, cut));
+        // What the server reads back from the database after a crash, in whatever order.
+        const stored = original.book.orders();
+        const shuffled = fc.sample(fc.shuffledSubarray(stored, { minLength: stored.length }), {
+          seed: shuffleSeed,
+          numRuns: 1,
+        })[0]!;
+        const rebuilt = fresh();
+        for (const o of shuffled) expect(rebuilt.book.restore(o)).toBeNull();
+        rebuilt.book.advanceSeq(original.book.lastSeq);
+        expect(rebuilt.log.take()).toEqual([]);
+        expect(rebuilt.book.orders()).toEqual(stored);
+        expect(rebuilt.book.depth(1000)).toEqual(original.book.depth(1000));
+        const rest = cmds.slice(cut);
+        expect(run(rebuilt.book, rebuilt.log, rest)).toEqual(run(original.book, original.log, rest));
+      }),
+      runs,
+    );
+  });
+
+  it('prices a market order exactly as it then trades (sweepCost)', () => {
+    fc.assert(
+      fc.property(streams, side, owner, fc.integer({ min: 1, max: 200 }), (cmds, s, who, qty) => {
+        const { book, log } = fresh();
+        run(book, log, cmds);
+        const cost = book.sweepCost(s, qty, who);
+        book.placeMarket('probe', who, s, qty);
+        let lots = 0;
+        let amount = 0n;
+        for (const e of log.take()) {
+          if (e.type === 'fill') {
+            lots += e.qty;
+            amount += BigInt(e.qty) * BigInt(e.price);
+          }
+        }
+        expect(cost).toEqual({ qty: lots, amount });
+      }),
+      runs,
+    );
+  });
+
+  it('keeps integer arithmetic exact with large prices and amounts (market buy by amount)', () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            price: fc.integer({ min: 1, max: 2 ** 40 }),
+            qty: fc.integer({ min: 1, max: 2 ** 30 }),
+          }),
+          { minLength: 1, maxLength: 30 },
+        ),
+        fc.integer({ min: 1, max: Number.MAX_SAFE_INTEGER }),
+        (asks, amount) => {
+          const { book, log } = fresh();
+          const ref = new ReferenceBook();
+          asks.forEach((a, i) => {
+            const cmd: Command = { type: 'limit', id: i, owner: 1, side: 'sell', price: a.price, qty: a.qty };
+            expect(book.apply(cmd)).toBe(ref.apply(cmd, []));
+          });
+          log.take();
+          const cmd: Command = { type: 'market_amount', id: 'big', owner: 2, amount };
+          const expected: EngineEvent[] = [];
+          ref.apply(cmd, expected);
+          book.apply(cmd);
+          const events = log.take();
+          expect(events).toEqual(expected);
+          let spent = 0n;
+          for (const e of events) if (e.type === 'fill') spent += BigInt(e.qty) * BigInt(e.price);
+          const done = events.at(-1)!;
+          expect(done.type).toBe('done');
+          if (done.type === 'done') expect(spent + BigInt(done.remaining)).toBe(BigInt(amount));
+        },
+      ),
+      runs,
+    );
+  });
+});
