@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ErrorCode, WALLET_ACCOUNT_TYPES, type WalletAccountType } from '@verdant/api';
+import { ErrorCode, type WalletAccountType } from '@verdant/api';
 import { Button, Dialog, Toast } from 'antd-mobile';
 import { BillOutline, DownOutline, LoopOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -14,7 +14,7 @@ import { OptionSheet } from '../../shared/ui/OptionSheet';
 import { PageLoading } from '../../shared/ui/PageLoading';
 import { transfer, USDT_ID, walletKeys, walletListQuery } from './api';
 import { AmountInput } from './components/AmountInput';
-import { idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
+import { ACCOUNT_TYPES, idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
 import './wallet.css';
 
 type Sheet = 'from' | 'to' | 'coin' | null;
@@ -75,7 +75,7 @@ export default function TransferPage() {
   const canSubmit = parsed !== null && !insufficient && !mutation.isPending && !confirming;
 
   const accountLabel = (a: WalletAccountType) => t(`wallet.account.${a}`);
-  const accountOptions = WALLET_ACCOUNT_TYPES.map((a) => ({ value: a, label: accountLabel(a) }));
+  const accountOptions = ACCOUNT_TYPES.map((a) => ({ value: a, label: accountLabel(a) }));
 
   const pick = (side: 'from' | 'to', a: WalletAccountType) => {
     setServerInsufficient(false);
