@@ -47,6 +47,9 @@ const Verification = lazyPage(() => import('../features/verification/Verificatio
 const VerificationBasic = lazyPage(() => import('../features/verification/VerificationBasicPage'));
 const VerificationAdvanced = lazyPage(() => import('../features/verification/VerificationAdvancedPage'));
 
+const MarketList = lazyPage(() => import('../features/market/MarketListPage'));
+const Kline = lazyPage(() => import('../features/market/KlinePage'));
+
 const PreviewImage = lazyPage(() => import('../features/system/PreviewImagePage'));
 const ChooseLocation = lazyPage<object>(() =>
   import('../features/system/LocationPage').then((m) => ({ default: m.ChooseLocationPage })),
@@ -86,6 +89,8 @@ const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
   verification: Verification,
   verificationBasic: VerificationBasic,
   verificationAdvanced: VerificationAdvanced,
+  trade: MarketList,
+  kline: Kline,
   previewImage: PreviewImage,
   chooseLocation: ChooseLocation,
   openLocation: OpenLocation,

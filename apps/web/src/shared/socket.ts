@@ -1,3 +1,4 @@
+import type { MarketEvents } from '@verdant/api';
 import i18next from 'i18next';
 import { io, type Socket } from 'socket.io-client';
 import { REQUEST_TIMEOUT_MS } from './api';
@@ -39,6 +40,8 @@ export function getSocket(): Socket {
     auth: (cb) => cb({ token: getToken() }),
     timeout: REQUEST_TIMEOUT_MS,
   });
+  // every (re)connection is a new server-side socket: join again what the pages still show
+  socket.on('connect', resubscribeAll);
   i18next.on('languageChanged', reconnectIfChanged);
   window.addEventListener(AppEvent.session, reconnectIfChanged);
   window.addEventListener('storage', reconnectIfChanged);
@@ -54,4 +57,49 @@ export function closeSocket(): void {
   socket.disconnect();
   socket = null;
   connectedAs = null;
+  streams.clear();
+}
+
+// ---- public streams (market data): `sub` / `unsub` with a count per stream ------------------
+
+/** How many parts of the app show each stream; a stream is joined while its count is above 0. */
+const streams = new Map<string, number>();
+// literals checked against the contract (its values would bring TypeBox along)
+const SUB: (typeof MarketEvents)['sub'] = 'sub';
+const UNSUB: (typeof MarketEvents)['unsub'] = 'unsub';
+
+function resubscribeAll(): void {
+  if (socket && streams.size > 0) socket.emit(SUB, [...streams.keys()]);
+}
+
+/**
+ * Joins the given streams (`ticker:btcusdt`, `kline:btcusdt:1min`…) for as long as the caller
+ * needs them; returns the function that leaves them. Several callers may share a stream: it is
+ * left when the last one leaves. After a reconnection every stream still wanted is joined again.
+ */
+export function subscribeStreams(list: readonly string[]): () => void {
+  const s = getSocket();
+  const added = list.filter((name) => {
+    const n = streams.get(name) ?? 0;
+    streams.set(name, n + 1);
+    return n === 0;
+  });
+  if (added.length > 0 && s.connected) s.emit(SUB, added);
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    const removed = list.filter((name) => {
+      const n = (streams.get(name) ?? 1) - 1;
+      if (n <= 0) streams.delete(name);
+      else streams.set(name, n);
+      return n <= 0;
+    });
+    if (removed.length > 0 && socket?.connected) socket.emit(UNSUB, removed);
+  };
+}
+
+/** The streams joined at this moment (tests). */
+export function activeStreams(): string[] {
+  return [...streams.keys()];
 }

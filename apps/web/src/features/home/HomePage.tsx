@@ -1,4 +1,4 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   BellOutline,
   DownlandOutline,
@@ -13,13 +13,17 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type en from '../../locales/en.json';
 import { openCustomerService } from '../../shared/customer';
+import { useSocketWanted } from '../../shared/live';
+import { marketKeys, tickersQuery, useLiveTickers } from '../../shared/markets';
 import { paths } from '../../shared/paths';
 import { useShell } from '../../shared/shell';
 import { BrandMark } from '../../shared/ui/BrandMark';
-import { EmptyState } from '../../shared/ui/EmptyState';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import './home.css';
+import { Gainers, MarketRows } from './MarketRows';
 import { homeKeys } from './queries';
+
+const HTTP_REFRESH_MS = 5_000;
 
 type QuickKey = keyof typeof en.home.quick;
 
@@ -28,6 +32,10 @@ export default function HomePage() {
   const { openMenu } = useShell();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
+  const live = useSocketWanted();
+  // over HTTP every few seconds until the socket takes over (see useSocketWanted)
+  const tickers = useQuery({ ...tickersQuery(), refetchInterval: live ? false : HTTP_REFRESH_MS });
+  useLiveTickers(undefined, live);
 
   const quick: { key: QuickKey; icon: ReactNode; onClick: () => void }[] = [
     { key: 'recharge', icon: <DownlandOutline />, onClick: () => navigate(paths.deposit) },
@@ -61,7 +69,14 @@ export default function HomePage() {
         </button>
       </header>
 
-      <PullToRefresh onRefresh={() => queryClient.invalidateQueries({ queryKey: homeKeys.all })}>
+      <PullToRefresh
+        onRefresh={() =>
+          Promise.all([
+            queryClient.invalidateQueries({ queryKey: homeKeys.all }),
+            queryClient.invalidateQueries({ queryKey: marketKeys.all }),
+          ])
+        }
+      >
         <section className="v-home__hero">
           <h2>{t('home.heroTitle')}</h2>
           <p>{t('home.heroBody')}</p>
@@ -76,6 +91,8 @@ export default function HomePage() {
           ))}
         </nav>
 
+        <Gainers query={tickers} />
+
         <section className="v-home__markets" aria-labelledby="home-markets">
           <h2 id="home-markets">{t('home.markets')}</h2>
           <div className="v-home__market-head">
@@ -83,7 +100,7 @@ export default function HomePage() {
             <span>{t('home.lastPrice')}</span>
             <span>{t('home.change24h')}</span>
           </div>
-          <EmptyState text={t('common.noData')} />
+          <MarketRows query={tickers} />
         </section>
       </PullToRefresh>
     </div>

@@ -1,0 +1,136 @@
+import { useQuery } from '@tanstack/react-query';
+import type { MarketTicker } from '@verdant/api';
+import { Button, SearchBar, Tabs } from 'antd-mobile';
+import { useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate } from 'react-router';
+import {
+  formatChange,
+  formatCompact,
+  formatDecimal,
+  tickersQuery,
+  trendOf,
+  useLiveTickers,
+} from '../../shared/markets';
+import { href, loginHref } from '../../shared/paths';
+import { isLoggedIn, useSession } from '../../shared/session';
+import { EmptyState } from '../../shared/ui/EmptyState';
+import { ErrorState } from '../../shared/ui/ErrorState';
+import { PageLoading } from '../../shared/ui/PageLoading';
+import { PullToRefresh } from '../../shared/ui/PullToRefresh';
+import { FavouriteStar } from './components/FavouriteStar';
+import { useToggleFavourite } from './favourites';
+import './market.css';
+
+type View = 'all' | 'favourites';
+
+function matches(m: MarketTicker, search: string): boolean {
+  const q = search
+    .trim()
+    .toLowerCase()
+    .replace(/[\s/_-]/g, '');
+  if (!q) return true;
+  return m.symbol.includes(q) || m.base.toLowerCase().includes(q);
+}
+
+/** Spot tab: every market with live price and 24 h change; search and favourites. */
+export default function MarketListPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const session = useSession();
+  const [view, setView] = useState<View>('all');
+  const [search, setSearch] = useState('');
+  const tickers = useQuery(tickersQuery());
+  useLiveTickers();
+  const toggle = useToggleFavourite();
+
+  const list = useMemo(
+    () => (tickers.data ?? []).filter((m) => (view === 'all' || m.favourite) && matches(m, search)),
+    [tickers.data, view, search],
+  );
+
+  let body: React.ReactNode;
+  if (tickers.isPending) body = <PageLoading />;
+  else if (tickers.isError && !tickers.data)
+    body = <ErrorState error={tickers.error} onRetry={() => void tickers.refetch()} />;
+  else if (view === 'favourites' && !isLoggedIn(session))
+    body = (
+      <div className="v-markets__login">
+        <EmptyState text={t('market.loginForFavourites')} />
+        <Button
+          color="primary"
+          size="small"
+          onClick={() => navigate(loginHref(location.pathname + location.search))}
+        >
+          {t('market.logIn')}
+        </Button>
+      </div>
+    );
+  else if (list.length === 0)
+    body = (
+      <EmptyState
+        text={
+          search ? t('market.noMatch') : view === 'favourites' ? t('market.noFavourites') : t('common.noData')
+        }
+      />
+    );
+  else
+    body = (
+      <ul className="v-markets__list">
+        {list.map((m) => (
+          <li key={m.symbol}>
+            <div className="v-markets__row">
+              <FavouriteStar
+                on={m.favourite}
+                name={m.name}
+                onToggle={() => void toggle(m.symbol, !m.favourite)}
+              />
+              <button
+                type="button"
+                className="v-markets__open"
+                onClick={() => navigate(href('kline', { symbol: m.symbol }))}
+              >
+                <span className="v-markets__pair">
+                  <strong>{m.base}</strong>
+                  <small>/{m.quote}</small>
+                  <em>
+                    {t('market.vol')} {formatCompact(m.amount_24h)}
+                  </em>
+                </span>
+                <span className="v-markets__price" data-testid={`price-${m.symbol}`}>
+                  {formatDecimal(m.last, m.price_decimals)}
+                </span>
+                <span className={`v-chip v-chip--${trendOf(m.change_24h)}`}>
+                  {formatChange(m.change_24h)}
+                </span>
+              </button>
+            </div>
+          </li>
+        ))}
+      </ul>
+    );
+
+  return (
+    <div className="v-markets">
+      <div className="v-markets__top">
+        <SearchBar
+          placeholder={t('market.searchPlaceholder')}
+          value={search}
+          onChange={setSearch}
+          aria-label={t('market.search')}
+        />
+        <Tabs activeKey={view} onChange={(k) => setView(k as View)}>
+          <Tabs.Tab key="favourites" title={t('market.favourites')} />
+          <Tabs.Tab key="all" title={t('market.all')} />
+        </Tabs>
+        <div className="v-markets__head">
+          <span>{t('home.pair')}</span>
+          <span>{t('home.lastPrice')}</span>
+          <span>{t('home.change24h')}</span>
+        </div>
+      </div>
+      <PullToRefresh onRefresh={() => tickers.refetch()}>{body}</PullToRefresh>
+    </div>
+  );
+}

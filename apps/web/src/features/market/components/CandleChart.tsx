@@ -1,0 +1,239 @@
+import {
+  type Candle,
+  type ChartInterval,
+  type KlineMessage,
+  MarketEvents,
+  MarketStreams,
+} from '@verdant/api';
+import {
+  type Chart,
+  type DeepPartial,
+  dispose,
+  init,
+  type KLineData,
+  type Period,
+  type Styles,
+} from 'klinecharts';
+import { useEffect, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useLive } from '../../../shared/live';
+import type { Theme } from '../../../shared/theme';
+import { fetchCandles } from '../api';
+import type { MainIndicator, SubIndicator } from './chart-options';
+
+const SUB_PANE = 'v_sub_pane';
+
+const PERIODS: Record<ChartInterval, Period> = {
+  timeshare: { type: 'minute', span: 1 },
+  '1min': { type: 'minute', span: 1 },
+  '5min': { type: 'minute', span: 5 },
+  '30min': { type: 'minute', span: 30 },
+  '60min': { type: 'hour', span: 1 },
+  '1day': { type: 'day', span: 1 },
+  '1week': { type: 'week', span: 1 },
+  '1mon': { type: 'month', span: 1 },
+};
+
+// The chart draws pixels: it needs numbers. They are drawn, never computed with as money.
+function toBar(c: Candle): KLineData {
+  return {
+    timestamp: c.time,
+    open: Number(c.open),
+    high: Number(c.high),
+    low: Number(c.low),
+    close: Number(c.close),
+    volume: Number(c.volume),
+    turnover: Number(c.amount),
+  };
+}
+
+function css(name: string, fallback: string): string {
+  const v = getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+  return v || fallback;
+}
+
+function chartStyles(interval: ChartInterval): DeepPartial<Styles> {
+  const up = css('--v-up', '#00b386');
+  const down = css('--v-down', '#f6465d');
+  const text = css('--v-text-3', '#6d7d97');
+  const grid = css('--v-border', '#233553');
+  const primary = css('--v-primary', '#00b386');
+  return {
+    grid: { horizontal: { color: grid }, vertical: { show: false } },
+    candle: {
+      type: interval === 'timeshare' ? 'area' : 'candle_solid',
+      bar: {
+        upColor: up,
+        downColor: down,
+        noChangeColor: text,
+        upBorderColor: up,
+        downBorderColor: down,
+        noChangeBorderColor: text,
+        upWickColor: up,
+        downWickColor: down,
+        noChangeWickColor: text,
+      },
+      area: {
+        lineColor: primary,
+        lineSize: 1.5,
+        backgroundColor: [
+          { offset: 0, color: 'rgba(0, 179, 134, 0.02)' },
+          { offset: 1, color: 'rgba(0, 179, 134, 0.24)' },
+        ],
+      },
+      priceMark: {
+        last: { upColor: up, downColor: down, noChangeColor: text },
+        high: { color: text },
+        low: { color: text },
+      },
+      tooltip: { showRule: 'follow_cross' },
+    },
+    indicator: {
+      bars: [{ upColor: `${up}99`, downColor: `${down}99`, noChangeColor: text }],
+      tooltip: { showRule: 'always' },
+    },
+    xAxis: { axisLine: { color: grid }, tickText: { color: text } },
+    yAxis: { axisLine: { color: grid }, tickText: { color: text } },
+    separator: { color: grid },
+    crosshair: {
+      horizontal: { text: { backgroundColor: primary } },
+      vertical: { text: { backgroundColor: primary } },
+    },
+  };
+}
+
+interface Props {
+  symbol: string;
+  interval: ChartInterval;
+  pricePrecision: number;
+  volumePrecision: number;
+  main: MainIndicator | null;
+  sub: SubIndicator | null;
+  theme: Theme;
+  lang: string;
+}
+
+/**
+ * The candlestick chart (klinecharts, loaded with this module only on the chart page). Candles come
+ * from `currency/new_timeshar` (scrolling left pages back with `before`), then live from the
+ * `kline:<symbol>:<interval>` stream.
+ */
+export default function CandleChart({
+  symbol,
+  interval,
+  pricePrecision,
+  volumePrecision,
+  main,
+  sub,
+  theme,
+  lang,
+}: Props) {
+  const { t } = useTranslation();
+  const box = useRef<HTMLDivElement>(null);
+  const chart = useRef<Chart | null>(null);
+  // what the loader serves: read at call time, so a late answer for another interval is dropped
+  const want = useRef({ symbol, interval });
+  const push = useRef<((bar: KLineData) => void) | null>(null);
+  const [state, setState] = useState<'loading' | 'ready' | 'empty' | 'error'>('loading');
+  const [attempt, setAttempt] = useState(0);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const c = init(el, { locale: lang === 'zh' || lang === 'hk' ? 'zh-CN' : 'en-US' });
+    if (!c) return;
+    chart.current = c;
+    c.setDataLoader({
+      getBars: async ({ type, timestamp, callback }) => {
+        const asked = { ...want.current };
+        if (type === 'backward' || type === 'update') return callback([], false);
+        if (type === 'init') setState('loading');
+        try {
+          const page = await fetchCandles(
+            asked.symbol,
+            asked.interval,
+            type === 'forward' ? timestamp : null,
+          );
+          if (want.current.symbol !== asked.symbol || want.current.interval !== asked.interval) return;
+          const bars = page.list.map(toBar);
+          callback(bars, { forward: bars.length > 0, backward: false });
+          if (type === 'init') setState(bars.length ? 'ready' : 'empty');
+        } catch {
+          if (want.current.symbol !== asked.symbol || want.current.interval !== asked.interval) return;
+          callback([], false);
+          if (type === 'init') setState('error');
+        }
+      },
+      subscribeBar: ({ callback }) => {
+        push.current = callback;
+      },
+      unsubscribeBar: () => {
+        push.current = null;
+      },
+    });
+    const onResize = () => c.resize();
+    window.addEventListener('resize', onResize);
+    return () => {
+      window.removeEventListener('resize', onResize);
+      dispose(el);
+      chart.current = null;
+    };
+  }, [lang]);
+
+  // symbol, interval and theme: restyle and reload; attempt ("try again") reloads the same; lang
+  // re-creates the chart, which then needs all of it again
+  // biome-ignore lint/correctness/useExhaustiveDependencies: theme restyles from the CSS variables
+  useEffect(() => {
+    const c = chart.current;
+    if (!c) return;
+    want.current = { symbol, interval };
+    c.setStyles(chartStyles(interval));
+    c.setSymbol({ ticker: symbol, pricePrecision, volumePrecision });
+    c.setPeriod(PERIODS[interval]);
+    void attempt;
+  }, [symbol, interval, pricePrecision, volumePrecision, theme, attempt, lang]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: lang re-creates the chart
+  useEffect(() => {
+    const c = chart.current;
+    if (!c) return;
+    c.removeIndicator({ paneId: 'candle_pane' });
+    if (main && interval !== 'timeshare') c.createIndicator({ name: main, paneId: 'candle_pane' }, true);
+  }, [main, interval, lang]);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: lang re-creates the chart
+  useEffect(() => {
+    const c = chart.current;
+    if (!c) return;
+    c.removeIndicator({ paneId: SUB_PANE });
+    if (sub) c.createIndicator({ name: sub, paneId: SUB_PANE });
+  }, [sub, lang]);
+
+  useLive([MarketStreams.kline(symbol, interval)], {
+    [MarketEvents.kline]: (p) => {
+      const m = p as KlineMessage;
+      if (!m || m.symbol !== symbol || m.interval !== interval || !Array.isArray(m.list)) return;
+      for (const c of m.list) push.current?.(toBar(c));
+    },
+  });
+
+  return (
+    <div className="v-chart">
+      <div ref={box} className="v-chart__canvas" data-testid="candle-chart" />
+      {state !== 'ready' && (
+        <div className="v-chart__overlay" role={state === 'error' ? 'alert' : 'status'}>
+          {state === 'loading' && <span className="v-spinner" role="img" aria-label={t('common.loading')} />}
+          {state === 'empty' && <span>{t('market.noCandles')}</span>}
+          {state === 'error' && (
+            <>
+              <span>{t('market.chartFailed')}</span>
+              <button type="button" className="v-link-button" onClick={() => setAttempt((n) => n + 1)}>
+                {t('common.retry')}
+              </button>
+            </>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}

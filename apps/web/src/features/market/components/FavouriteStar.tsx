@@ -1,0 +1,20 @@
+import { StarFill, StarOutline } from 'antd-mobile-icons';
+import { useTranslation } from 'react-i18next';
+
+export function FavouriteStar({ on, name, onToggle }: { on: boolean; name: string; onToggle: () => void }) {
+  const { t } = useTranslation();
+  return (
+    <button
+      type="button"
+      className={`v-star${on ? ' v-star--on' : ''}`}
+      aria-pressed={on}
+      aria-label={t(on ? 'market.removeFavourite' : 'market.addFavourite', { name })}
+      onClick={(e) => {
+        e.stopPropagation();
+        onToggle();
+      }}
+    >
+      {on ? <StarFill /> : <StarOutline />}
+    </button>
+  );
+}

@@ -1,0 +1,167 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { MarketTicker, SpotOrder } from '@verdant/api';
+import { Dialog } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../../shared/api';
+import { formatDecimal } from '../../../shared/markets';
+import { showToast } from '../../../shared/toast';
+import { EmptyState } from '../../../shared/ui/EmptyState';
+import { ErrorState } from '../../../shared/ui/ErrorState';
+import { PageLoading } from '../../../shared/ui/PageLoading';
+import { cancelOrder, type OrderView, ordersQuery, tradeKeys } from '../api';
+
+const pad = (n: number) => String(n).padStart(2, '0');
+function when(ms: number): string {
+  const d = new Date(ms);
+  return `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
+}
+
+function OrderCard({
+  order,
+  market,
+  onCancel,
+}: {
+  order: SpotOrder;
+  market: MarketTicker;
+  onCancel?: () => void;
+}) {
+  const { t } = useTranslation();
+  const pd = market.price_decimals;
+  const qd = market.amount_decimals;
+  return (
+    <li className="v-order" data-testid={`order-${order.id}`}>
+      <div className="v-order__top">
+        <span className={`v-order__side v-text--${order.side === 'buy' ? 'up' : 'down'}`}>
+          {t(order.side === 'buy' ? 'trade.buy' : 'trade.sell')} · {t(`trade.type.${order.type}`)}
+        </span>
+        <span className="v-order__time">{when(order.created_at)}</span>
+        {onCancel ? (
+          <button type="button" className="v-order__cancel" onClick={onCancel}>
+            {t('trade.cancel')}
+          </button>
+        ) : (
+          <span className={`v-order__status v-order__status--${order.status}`}>
+            {t(`trade.status.${order.status}`)}
+          </span>
+        )}
+      </div>
+      <dl className="v-order__grid">
+        <div>
+          <dt>{t('trade.priceLabel')}</dt>
+          <dd>{order.price ? formatDecimal(order.price, pd) : t('trade.atMarket')}</dd>
+        </div>
+        <div>
+          <dt>{order.qty !== null ? t('trade.qtyLabel') : t('trade.amountLabel')}</dt>
+          <dd>
+            {order.qty !== null
+              ? formatDecimal(order.qty, qd, false)
+              : formatDecimal(order.amount, pd, false)}
+          </dd>
+        </div>
+        <div>
+          <dt>{t('trade.filled')}</dt>
+          <dd>{formatDecimal(order.filled_qty, qd, false)}</dd>
+        </div>
+        <div>
+          <dt>{t('trade.avgPrice')}</dt>
+          <dd>{formatDecimal(order.avg_price, pd)}</dd>
+        </div>
+        <div>
+          <dt>{t('trade.filledAmount')}</dt>
+          <dd>{formatDecimal(order.filled_amount, pd, false)}</dd>
+        </div>
+        <div>
+          <dt>{t('trade.fee')}</dt>
+          <dd>
+            {formatDecimal(order.fee, 8, false)} {order.fee_currency}
+          </dd>
+        </div>
+      </dl>
+      {order.fills.length > 0 && (
+        <details className="v-order__fills">
+          <summary>{t('trade.fills', { count: order.fills.length })}</summary>
+          <ol>
+            {order.fills.map((f) => (
+              <li key={f.id}>
+                <span>{when(f.time)}</span>
+                <span>
+                  {formatDecimal(f.qty, qd, false)} @ {formatDecimal(f.price, pd)}
+                </span>
+                <span>
+                  {t(`trade.role.${f.role}`)} · {formatDecimal(f.fee, 8, false)} {f.fee_currency}
+                </span>
+              </li>
+            ))}
+          </ol>
+        </details>
+      )}
+    </li>
+  );
+}
+
+/** The user's orders on this market: open ones (with cancel) and past ones with their fills. */
+export function OrderList({ market }: { market: MarketTicker }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [view, setView] = useState<OrderView>('current');
+  const orders = useQuery(ordersQuery(market.symbol, view));
+
+  const cancel = async (order: SpotOrder) => {
+    const ok = await Dialog.confirm({
+      content: t('trade.cancelConfirm'),
+      confirmText: t('trade.cancel'),
+      cancelText: t('trade.keep'),
+    });
+    if (!ok) return;
+    try {
+      const res = await cancelOrder(order.id);
+      showToast({ content: res.message || t('common.operationSuccess') });
+    } catch (e) {
+      if (!(e instanceof ApiError && e.kind === 'not-logged-in'))
+        showToast({ content: e instanceof Error && e.message ? e.message : t('common.error') });
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: tradeKeys.orders() });
+      void queryClient.invalidateQueries({ queryKey: tradeKeys.balances() });
+    }
+  };
+
+  let body: React.ReactNode;
+  if (orders.isPending) body = <PageLoading />;
+  else if (orders.isError && !orders.data)
+    body = <ErrorState error={orders.error} onRetry={() => void orders.refetch()} />;
+  else if (orders.data.list.length === 0) body = <EmptyState text={t('trade.noOrders')} />;
+  else
+    body = (
+      <ul className="v-orders__list">
+        {orders.data.list.map((o) => (
+          <OrderCard
+            key={o.id}
+            order={o}
+            market={market}
+            onCancel={o.status === 'waiting' ? () => void cancel(o) : undefined}
+          />
+        ))}
+      </ul>
+    );
+
+  return (
+    <section className="v-orders" aria-label={t('trade.orders')}>
+      <div className="v-tabs-row" role="tablist">
+        {(['current', 'history'] as const).map((k) => (
+          <button
+            key={k}
+            type="button"
+            role="tab"
+            aria-selected={view === k}
+            className={`v-tabs-row__tab${view === k ? ' is-active' : ''}`}
+            onClick={() => setView(k)}
+          >
+            {t(k === 'current' ? 'trade.currentOrders' : 'trade.pastOrders')}
+          </button>
+        ))}
+      </div>
+      {body}
+    </section>
+  );
+}
