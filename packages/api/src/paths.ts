@@ -48,6 +48,16 @@ export const Paths = {
   realName: 'user/real_name',
   realNameAdvanced: 'user/real_name2',
   verificationStatus: 'user/real_name_status', // GET
+  // markets and market data (issue: markets and spot trading)
+  quotations: 'currency/quotation_new', // GET
+  candles: 'currency/new_timeshar', // GET
+  deal: 'currency/deal', // GET
+  favourites: 'currency/user_currency_list', // GET
+  addFavourite: 'currency/user_currency_add',
+  removeFavourite: 'currency/user_currency_remove',
+  // spot orders: POST places, PUT cancels
+  spotTrade: 'coin/trade',
+  spotOrders: 'coin/list', // GET
 } as const;
 
 /** Operator API, relative to /api (operators are separate from users). */
