@@ -1,4 +1,4 @@
-import { dec, parseDecimal } from '@verdant/engine';
+import { type Dec, dec, parseDecimal } from '@verdant/engine';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -18,6 +18,8 @@ export const HOUSE_ACCOUNTS = [
   'contract_pool',
   'trust_pool',
   'launchpad',
+  // the platform's own capital: funds the house market maker
+  'treasury',
 ] as const;
 export type HouseAccount = (typeof HOUSE_ACCOUNTS)[number];
 
@@ -78,34 +80,42 @@ export async function accountId(q: Queryable, a: AccountRef): Promise<string> {
   return row!.id;
 }
 
-function amount(v: string | undefined): string {
-  if (v === undefined) return '0';
+/** NUMERIC(36, 18): a delta with more places would be rounded by the database behind our back. */
+const MAX_PLACES = 18;
+
+function amount(v: string | undefined): Dec {
+  if (v === undefined) return dec('0');
   const d = parseDecimal(v);
   if (d === null) throw new Error(`ledger: not a decimal amount: ${v}`);
-  return d;
+  const out = dec(d);
+  if (out.decimalPlaces() > MAX_PLACES) throw new Error(`ledger: more than ${MAX_PLACES} decimals: ${v}`);
+  return out;
+}
+
+interface MergedLeg {
+  account: AccountRef;
+  key: string;
+  available: Dec;
+  frozen: Dec;
 }
 
 /**
- * The one way a balance changes. Inside the caller's transaction it applies every leg and
- * writes one entry per leg under one journal. Legs must sum to zero per currency (value is
- * moved, never made); a user account that would go below zero fails the whole posting with
- * InsufficientFunds. Accounts are locked in id order, so concurrent postings cannot deadlock.
+ * The rules every posting obeys, in one place for post() and postMany(): legs on the same
+ * account merge, each currency sums to zero (value is moved, never made), and a posting moves
+ * something. Throws on a broken rule: that is a bug of the caller, not a user's mistake.
  */
-export async function post(q: Queryable, p: Posting): Promise<string> {
-  const merged = new Map<
-    string,
-    { account: AccountRef; available: ReturnType<typeof dec>; frozen: ReturnType<typeof dec> }
-  >();
-  const perCurrency = new Map<number, ReturnType<typeof dec>>();
+function legsOf(p: Posting): MergedLeg[] {
+  const merged = new Map<string, MergedLeg>();
+  const perCurrency = new Map<number, Dec>();
   for (const leg of p.legs) {
-    const av = dec(amount(leg.available));
-    const fr = dec(amount(leg.frozen));
-    const k = keyOf(leg.account);
-    const m = merged.get(k);
+    const av = amount(leg.available);
+    const fr = amount(leg.frozen);
+    const key = keyOf(leg.account);
+    const m = merged.get(key);
     if (m) {
       m.available = m.available.plus(av);
       m.frozen = m.frozen.plus(fr);
-    } else merged.set(k, { account: leg.account, available: av, frozen: fr });
+    } else merged.set(key, { account: leg.account, key, available: av, frozen: fr });
     const c = leg.account.currencyId;
     perCurrency.set(c, (perCurrency.get(c) ?? dec('0')).plus(av).plus(fr));
   }
@@ -117,33 +127,227 @@ export async function post(q: Queryable, p: Posting): Promise<string> {
   }
   const legs = [...merged.values()].filter((l) => !l.available.isZero() || !l.frozen.isZero());
   if (legs.length === 0) throw new Error(`ledger: posting '${p.reason}' moves nothing`);
+  return legs;
+}
 
-  const withIds = await Promise.all(legs.map(async (l) => ({ ...l, id: await accountId(q, l.account) })));
-  withIds.sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+interface LockedAccount {
+  id: string;
+  house: boolean;
+  available: Dec;
+  frozen: Dec;
+}
 
-  const [journal] = await q.query<{ id: string }>(
-    'INSERT INTO ledger_journals (reason, ref_type, ref_id, operator_id) VALUES ($1, $2, $3, $4) RETURNING id::text',
-    [p.reason, p.refType ?? null, p.refId === undefined ? null : String(p.refId), p.operatorId ?? null],
-  );
-  for (const l of withIds) {
-    let after: { available: string; frozen: string } | undefined;
-    try {
-      [after] = await q.query<{ available: string; frozen: string }>(
-        `UPDATE ledger_accounts SET available = available + $2, frozen = frozen + $3, updated_at = now()
-          WHERE id = $1 RETURNING available::text, frozen::text`,
-        [l.id, l.available.toFixed(), l.frozen.toFixed()],
-      );
-    } catch (e) {
-      if ((e as { code?: string }).code === '23514') throw new InsufficientFunds(l.id);
-      throw e;
+interface AccountRow {
+  id: string;
+  user_id: number | null;
+  type: string;
+  house: string | null;
+  currency_id: number;
+  available: string;
+  frozen: string;
+}
+
+const rowKey = (r: AccountRow) =>
+  r.house !== null ? `h:${r.house}:${r.currency_id}` : `u:${r.user_id}:${r.type}:${r.currency_id}`;
+
+/**
+ * Locks the accounts (creating missing rows) in id order, so concurrent postings cannot
+ * deadlock, and answers them by key. Two statements when every account exists, four otherwise.
+ */
+async function lockAccounts(
+  q: Queryable,
+  refs: Map<string, AccountRef>,
+): Promise<Map<string, LockedAccount>> {
+  const users = { user: [] as number[], type: [] as string[], currency: [] as number[] };
+  const houses = { house: [] as string[], currency: [] as number[] };
+  for (const a of refs.values()) {
+    if ('house' in a) {
+      houses.house.push(a.house);
+      houses.currency.push(a.currencyId);
+    } else {
+      users.user.push(a.userId);
+      users.type.push(a.type);
+      users.currency.push(a.currencyId);
     }
-    await q.query(
-      `INSERT INTO ledger_entries (journal_id, account_id, delta_available, delta_frozen, available_after, frozen_after)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
-      [journal!.id, l.id, l.available.toFixed(), l.frozen.toFixed(), after!.available, after!.frozen],
-    );
   }
-  return journal!.id;
+  const select = () =>
+    q.query<AccountRow>(
+      `SELECT a.id::text, a.user_id, a.type, a.house, a.currency_id, a.available::text, a.frozen::text
+         FROM ledger_accounts a
+        WHERE a.id IN (
+          SELECT l.id FROM ledger_accounts l
+            JOIN unnest($1::int[], $2::text[], $3::int[]) AS u(user_id, type, currency_id)
+              ON l.user_id = u.user_id AND l.type = u.type AND l.currency_id = u.currency_id
+          UNION ALL
+          SELECT l.id FROM ledger_accounts l
+            JOIN unnest($4::text[], $5::int[]) AS h(house, currency_id)
+              ON l.house = h.house AND l.currency_id = h.currency_id)
+        ORDER BY a.id
+          FOR UPDATE`,
+      [users.user, users.type, users.currency, houses.house, houses.currency],
+    );
+  let rows = await select();
+  if (rows.length < refs.size) {
+    // First use of some accounts: create the missing rows, then lock the whole set again in
+    // id order (rows locked by the first SELECT stay locked: we already hold them).
+    if (users.user.length > 0)
+      await q.query(
+        `INSERT INTO ledger_accounts (user_id, type, currency_id)
+         SELECT * FROM unnest($1::int[], $2::text[], $3::int[]) ORDER BY 1, 2, 3
+         ON CONFLICT (user_id, type, currency_id) WHERE user_id IS NOT NULL DO NOTHING`,
+        [users.user, users.type, users.currency],
+      );
+    if (houses.house.length > 0)
+      await q.query(
+        `INSERT INTO ledger_accounts (house, type, currency_id)
+         SELECT h, 'house', c FROM unnest($1::text[], $2::int[]) AS x(h, c) ORDER BY 1, 2
+         ON CONFLICT (house, currency_id) WHERE house IS NOT NULL DO NOTHING`,
+        [houses.house, houses.currency],
+      );
+    rows = await select();
+  }
+  const out = new Map<string, LockedAccount>();
+  for (const r of rows)
+    out.set(rowKey(r), {
+      id: r.id,
+      house: r.house !== null,
+      available: dec(r.available),
+      frozen: dec(r.frozen),
+    });
+  return out;
+}
+
+/** What postMany() did with one posting. */
+export type PostResult =
+  | { ok: true; journalId: string }
+  /** Not applied: this user account would have gone below zero. Nothing of it was written. */
+  | { ok: false; accountId: string };
+
+/**
+ * Many postings in one go, in a constant number of statements: the accounts are locked once
+ * (in id order), each posting is applied in order in memory with exact decimals, and the
+ * results are written with one UPDATE and two multi-row INSERTs. A posting that would take a
+ * user account below zero is left out and reported, so one order's shortfall does not abort
+ * the others; later postings see the balances without it. Same rules as post() (legsOf), and
+ * the CHECK constraints of ledger_accounts stay the last word.
+ */
+export async function postMany(q: Queryable, postings: readonly Posting[]): Promise<PostResult[]> {
+  if (postings.length === 0) return [];
+  const all = postings.map(legsOf);
+  const refs = new Map<string, AccountRef>();
+  for (const legs of all) for (const l of legs) refs.set(l.key, l.account);
+  const accounts = await lockAccounts(q, refs);
+
+  const results: (PostResult | null)[] = [];
+  const applied: number[] = [];
+  const entries = {
+    journal: [] as number[],
+    account: [] as string[],
+    da: [] as string[],
+    df: [] as string[],
+    aa: [] as string[],
+    fa: [] as string[],
+  };
+  for (let i = 0; i < all.length; i++) {
+    const legs = all[i]!;
+    let short: string | null = null;
+    for (const l of legs) {
+      const a = accounts.get(l.key)!;
+      if (a.house) continue;
+      if (a.available.plus(l.available).isNegative() || a.frozen.plus(l.frozen).isNegative()) {
+        short = a.id;
+        break;
+      }
+    }
+    if (short !== null) {
+      results.push({ ok: false, accountId: short });
+      continue;
+    }
+    // Entries in account-id order within a posting, as post() always wrote them.
+    const ordered = legs
+      .map((l) => ({ l, a: accounts.get(l.key)! }))
+      .sort((x, y) => (BigInt(x.a.id) < BigInt(y.a.id) ? -1 : 1));
+    for (const { l, a } of ordered) {
+      a.available = a.available.plus(l.available);
+      a.frozen = a.frozen.plus(l.frozen);
+      entries.journal.push(applied.length);
+      entries.account.push(a.id);
+      entries.da.push(l.available.toFixed());
+      entries.df.push(l.frozen.toFixed());
+      entries.aa.push(a.available.toFixed());
+      entries.fa.push(a.frozen.toFixed());
+    }
+    results.push(null);
+    applied.push(i);
+  }
+  if (applied.length === 0) return results as PostResult[];
+
+  // Ids are taken first so journals, their entries and the answer line up without relying on
+  // the order RETURNING gives rows back.
+  const [ids] = await q.query<{ j: string[]; e: string[] }>(
+    `SELECT ARRAY(SELECT nextval(pg_get_serial_sequence('ledger_journals', 'id'))::text
+                    FROM generate_series(1, $1::int)) AS j,
+            ARRAY(SELECT nextval(pg_get_serial_sequence('ledger_entries', 'id'))::text
+                    FROM generate_series(1, $2::int)) AS e`,
+    [applied.length, entries.account.length],
+  );
+  const byNumber = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
+  const journalIds = [...ids!.j].sort(byNumber);
+  const entryIds = [...ids!.e].sort(byNumber);
+
+  const touched = [...accounts.values()];
+  await q.query(
+    `UPDATE ledger_accounts a SET available = u.available, frozen = u.frozen, updated_at = now()
+       FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS u(id, available, frozen)
+      WHERE a.id = u.id AND (a.available <> u.available OR a.frozen <> u.frozen)`,
+    [
+      touched.map((a) => a.id),
+      touched.map((a) => a.available.toFixed()),
+      touched.map((a) => a.frozen.toFixed()),
+    ],
+  );
+  await q.query(
+    `INSERT INTO ledger_journals (id, reason, ref_type, ref_id, operator_id) OVERRIDING SYSTEM VALUE
+     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[])`,
+    [
+      journalIds,
+      applied.map((i) => postings[i]!.reason),
+      applied.map((i) => postings[i]!.refType ?? null),
+      applied.map((i) => (postings[i]!.refId === undefined ? null : String(postings[i]!.refId))),
+      applied.map((i) => postings[i]!.operatorId ?? null),
+    ],
+  );
+  await q.query(
+    `INSERT INTO ledger_entries (id, journal_id, account_id, delta_available, delta_frozen, available_after, frozen_after)
+     OVERRIDING SYSTEM VALUE
+     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[])`,
+    [
+      entryIds,
+      entries.journal.map((j) => journalIds[j]!),
+      entries.account,
+      entries.da,
+      entries.df,
+      entries.aa,
+      entries.fa,
+    ],
+  );
+  applied.forEach((i, j) => {
+    results[i] = { ok: true, journalId: journalIds[j]! };
+  });
+  return results as PostResult[];
+}
+
+/**
+ * The one way a balance changes. Inside the caller's transaction it applies every leg and
+ * writes one entry per leg under one journal. Legs must sum to zero per currency (value is
+ * moved, never made); a user account that would go below zero fails the whole posting with
+ * InsufficientFunds. Accounts are locked in id order, so concurrent postings cannot deadlock.
+ * It is postMany() of one posting: one set of rules.
+ */
+export async function post(q: Queryable, p: Posting): Promise<string> {
+  const [r] = await postMany(q, [p]);
+  if (!r!.ok) throw new InsufficientFunds(r!.accountId);
+  return r!.journalId;
 }
 
 export interface Balance {
