@@ -9,6 +9,7 @@ const fake = vi.hoisted(() => {
     io: { opts: { query: {} as Record<string, string> } },
     disconnect: vi.fn(),
     connect: vi.fn(),
+    on: vi.fn(),
   };
   const io = vi.fn((_opts: Record<string, unknown>) => socket);
   return { socket, io };

@@ -1,0 +1,94 @@
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import en from '../../locales/en.json';
+import { paths } from '../../shared/paths';
+import { fetchStub, ok, renderPage } from '../../test/render';
+import HomePage from './HomePage';
+
+const fake = vi.hoisted(() => {
+  const handlers = new Map<string, Set<(p: unknown) => void>>();
+  const socket = {
+    connected: true,
+    active: true,
+    io: { opts: { query: {} as Record<string, string> } },
+    on: (ev: string, fn: (p: unknown) => void) => {
+      if (!handlers.has(ev)) handlers.set(ev, new Set());
+      handlers.get(ev)?.add(fn);
+    },
+    off: (ev: string, fn: (p: unknown) => void) => handlers.get(ev)?.delete(fn),
+    emit: vi.fn(),
+    connect: vi.fn(),
+    disconnect: vi.fn(),
+  };
+  const push = (ev: string, payload: unknown) => {
+    for (const fn of handlers.get(ev) ?? []) fn(payload);
+  };
+  return { socket, push, handlers };
+});
+vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
+const { closeSocket } = await import('../../shared/socket');
+
+afterEach(() => {
+  closeSocket();
+  fake.handlers.clear();
+});
+
+const ticker = (symbol: string, base: string, last: string, change: string | null) => ({
+  id: 1,
+  symbol,
+  name: `${base}/USDT`,
+  base,
+  quote: 'USDT',
+  base_currency_id: 1,
+  quote_currency_id: 3,
+  tick_size: '0.01',
+  lot_size: '0.0001',
+  min_amount: '5',
+  maker_fee: '0.001',
+  taker_fee: '0.001',
+  price_decimals: 2,
+  amount_decimals: 4,
+  last,
+  index_price: last,
+  open_24h: last,
+  high_24h: last,
+  low_24h: last,
+  volume_24h: '10',
+  amount_24h: '1000',
+  change_24h: change,
+  favourite: false,
+});
+
+describe('home', () => {
+  it('lists the pairs, the top gainers first, and goes live over the socket', async () => {
+    vi.stubGlobal(
+      'fetch',
+      fetchStub({
+        'currency/quotation_new': ok([
+          ticker('btcusdt', 'BTC', '50000', '1.2'),
+          ticker('ethusdt', 'ETH', '3000', '-4'),
+          ticker('solusdt', 'SOL', '120.5', '9.75'),
+          ticker('dogeusdt', 'DOGE', '0.09', '12.01'),
+        ]),
+      }).fn,
+    );
+    const { router } = renderPage(<HomePage />, paths.home);
+    expect((await screen.findByTestId('price-btcusdt')).textContent).toBe('50,000.00');
+    const gainers = screen.getByRole('region', { name: en.market.gainers });
+    const names = within(gainers)
+      .getAllByRole('button')
+      .map((b) => b.querySelector('.v-home__gainer-name')?.textContent);
+    expect(names).toEqual(['DOGE/USDT', 'SOL/USDT', 'BTC/USDT']);
+    expect(within(gainers).getByText('+12.01%')).toBeTruthy();
+
+    // the socket client loads at the first interaction (first-load budget), then prices are live
+    expect(fake.socket.emit).not.toHaveBeenCalled();
+    fireEvent.pointerDown(document.body);
+    await waitFor(() => expect(fake.socket.emit).toHaveBeenCalledWith('sub', ['tickers']));
+    act(() => fake.push('tickers', [ticker('btcusdt', 'BTC', '51234.5', '3.5')]));
+    await waitFor(() => expect(screen.getByTestId('price-btcusdt').textContent).toBe('51,234.50'));
+
+    fireEvent.click(screen.getByTestId('price-ethusdt'));
+    await waitFor(() => expect(router.state.location.search).toBe('?symbol=ethusdt'));
+  });
+});
