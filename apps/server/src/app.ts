@@ -17,6 +17,8 @@ import { clientErrorHandler, envelopePlugin, frameworkErrors } from './http/plug
 import adminRoutes from './modules/admin/routes.ts';
 import bankRoutes from './modules/bank/routes.ts';
 import kycRoutes from './modules/kyc/routes.ts';
+import marketRoutes from './modules/market/routes.ts';
+import { createMarketService } from './modules/market/service.ts';
 import { createNotifier, type Notifier } from './modules/notify/service.ts';
 import settingsRoutes from './modules/settings/routes.ts';
 import uploadRoutes from './modules/uploads/routes.ts';
@@ -61,6 +63,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
   app.decorate('io', attachRealtime(app));
+  // markets and market data: the first start's back-fill, then the index feed, run in the
+  // background once the server listens (tests without a port start them by hand)
+  const market = createMarketService(ctx, app.io, app.log);
+  app.decorate('market', market);
+  app.addHook('onListen', async () => {
+    void market.start();
+  });
+  app.addHook('onClose', () => market.stop());
 
   await app.register(envelopePlugin);
   await app.register(formbody);
@@ -104,6 +114,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(kycRoutes);
       await api.register(adminRoutes);
       await api.register(walletRoutes);
+      await api.register(marketRoutes);
     },
     { prefix: API_BASE },
   );

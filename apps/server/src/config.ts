@@ -28,6 +28,14 @@ export interface Config {
   xpubTron: string | undefined;
   /** The platform's bank account for bank deposits, as JSON; unset: labelled placeholders. */
   bankDetails: string | undefined;
+  /** Milliseconds between two rounds of the index feed; 0 stops the feed (tests drive it by hand). */
+  feedIntervalMs: number;
+  /** Seed of the simulated index feed: the same seed gives the same prices at the same times. */
+  feedSeed: string;
+  /** Days of simulated chart history written on first start for a market without any; 0: none. */
+  backfillDays: number;
+  /** Market data goes out on the socket at most once per stream in this many milliseconds. */
+  marketPublishMs: number;
 }
 
 function int(v: string | undefined, fallback: number): number {
@@ -67,6 +75,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     xpubEthereum: env.XPUB_ETHEREUM || undefined,
     xpubTron: env.XPUB_TRON || undefined,
     bankDetails: env.BANK_DETAILS || undefined,
+    feedIntervalMs: int(env.FEED_INTERVAL_MS, 1000),
+    feedSeed: env.FEED_SEED || 'verdant',
+    backfillDays: int(env.BACKFILL_DAYS, 30),
+    marketPublishMs: int(env.MARKET_PUBLISH_MS, 300),
     ...overrides,
   };
 }

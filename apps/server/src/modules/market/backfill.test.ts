@@ -1,0 +1,74 @@
+import type { CandlePage, MarketTicker } from '@verdant/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, startHarness } from '../../test/harness.ts';
+import { BACKFILL_KEEP_DAYS } from './backfill.ts';
+import { CANDLE_INTERVALS } from './candles.ts';
+
+const DAY = 86_400_000;
+let h: Harness;
+let startedAt: number;
+beforeAll(async () => {
+  // what a first start does in production: back-fill 30 days, then the feed (driven by hand here)
+  h = await startHarness({ backfillDays: 30 });
+  startedAt = Date.now();
+  await h.app.market.start();
+});
+afterAll(() => h.close());
+
+describe('back-fill on first start', () => {
+  it('writes 30 days of simulated candles for every market, marked sim', async () => {
+    const rows = await h.app.ctx.db.query<{
+      market_id: number;
+      interval: string;
+      n: number;
+      first: string;
+      last: string;
+      sources: string[];
+    }>(
+      `SELECT market_id, interval, count(*)::int AS n,
+              (extract(epoch FROM min(open_time)) * 1000)::bigint::text AS first,
+              (extract(epoch FROM max(open_time)) * 1000)::bigint::text AS last,
+              array_agg(DISTINCT source) AS sources
+         FROM candles GROUP BY market_id, interval`,
+    );
+    expect(new Set(rows.map((r) => r.market_id)).size).toBe(10);
+    expect(rows).toHaveLength(10 * CANDLE_INTERVALS.length);
+    for (const r of rows) {
+      expect(r.sources).toEqual(['sim']);
+      const span = startedAt - Number(r.first);
+      const keep = BACKFILL_KEEP_DAYS[r.interval as keyof typeof BACKFILL_KEEP_DAYS] ?? 30;
+      // each interval reaches back as far as it is kept (coarse buckets start before the 30 days)
+      expect(span).toBeGreaterThanOrEqual(keep * DAY - 60_000);
+      expect(Number(r.last)).toBeLessThanOrEqual(startedAt);
+      expect(startedAt - Number(r.last)).toBeLessThan(31 * DAY);
+    }
+    const minutes = rows.find((r) => r.market_id === 1 && r.interval === '1min')!;
+    expect(minutes.n).toBeGreaterThanOrEqual(2 * 1440);
+    expect(minutes.n).toBeLessThanOrEqual(2 * 1440 + 2);
+    const halfHours = rows.find((r) => r.market_id === 1 && r.interval === '30min')!;
+    expect(halfHours.n).toBeGreaterThanOrEqual(30 * 48);
+  });
+
+  it('gives every market a price, a 24 h range and volume at once', async () => {
+    const list = (await h.call<MarketTicker[]>('GET', 'currency/quotation_new')).body.data;
+    for (const m of list) {
+      expect(m.last).not.toBeNull();
+      expect(m.change_24h).toMatch(/^-?\d+\.\d{2}$/);
+      expect(Number(m.high_24h)).toBeGreaterThanOrEqual(Number(m.low_24h));
+      expect(Number(m.volume_24h)).toBeGreaterThan(0);
+    }
+    const page = (
+      await h.call<CandlePage>('GET', 'currency/new_timeshar', { symbol: 'btcusdt', interval: '1day' })
+    ).body.data;
+    expect(page.list.length).toBeGreaterThanOrEqual(30);
+    expect(page.list.every((c) => c.source === 'sim')).toBe(true);
+  });
+
+  it('the feed carries on from where the history ends, and a restart does not back-fill again', async () => {
+    const last = (await h.call<CandlePage>('GET', 'currency/new_timeshar', { symbol: 'btcusdt', limit: '1' }))
+      .body.data.list[0]!;
+    const tick = (await h.app.market.feed.tick(Date.now() + 1000)).get(1)!;
+    expect(Math.abs(Number(tick) / Number(last.close) - 1)).toBeLessThan(0.02);
+    expect(await h.app.market.backfill()).toBe(0);
+  });
+});

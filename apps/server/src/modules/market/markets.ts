@@ -1,0 +1,113 @@
+import type { MarketInfo } from '@verdant/api';
+import { parseDecimal } from '@verdant/engine';
+import type { Queryable } from '../../db/client.ts';
+
+/** A market row of the database, as the services use it (decimals are canonical strings). */
+export interface Market {
+  id: number;
+  symbol: string;
+  base: string;
+  quote: string;
+  baseCurrencyId: number;
+  quoteCurrencyId: number;
+  quoteDecimals: number;
+  tickSize: string;
+  lotSize: string;
+  minAmount: string;
+  makerFee: string;
+  takerFee: string;
+  priceDecimals: number;
+  amountDecimals: number;
+  enabled: boolean;
+  sort: number;
+  simPrice: string;
+  simVolatility: string;
+  simVolume: string;
+}
+
+interface Row {
+  id: number;
+  symbol: string;
+  base: string;
+  quote: string;
+  base_currency_id: number;
+  quote_currency_id: number;
+  quote_decimals: number;
+  tick_size: string;
+  lot_size: string;
+  min_amount: string;
+  maker_fee: string;
+  taker_fee: string;
+  price_decimals: number;
+  amount_decimals: number;
+  enabled: boolean;
+  sort: number;
+  sim_price: string;
+  sim_volatility: string;
+  sim_volume: string;
+}
+
+const canon = (v: string) => parseDecimal(v) ?? '0';
+
+/** Every market, enabled or not, in display order. */
+export async function loadMarkets(q: Queryable): Promise<Market[]> {
+  const rows = await q.query<Row>(
+    `SELECT m.id, m.symbol, b.symbol AS base, c.symbol AS quote, m.base_currency_id, m.quote_currency_id,
+            c.decimals AS quote_decimals, m.tick_size::text AS tick_size, m.lot_size::text AS lot_size,
+            m.min_amount::text AS min_amount, m.maker_fee::text AS maker_fee, m.taker_fee::text AS taker_fee,
+            m.price_decimals, m.amount_decimals, m.enabled, m.sort, m.sim_price::text AS sim_price,
+            m.sim_volatility::text AS sim_volatility, m.sim_volume::text AS sim_volume
+       FROM markets m
+       JOIN currencies b ON b.id = m.base_currency_id
+       JOIN currencies c ON c.id = m.quote_currency_id
+      ORDER BY m.sort, m.id`,
+  );
+  return rows.map((r) => ({
+    id: r.id,
+    symbol: r.symbol,
+    base: r.base,
+    quote: r.quote,
+    baseCurrencyId: r.base_currency_id,
+    quoteCurrencyId: r.quote_currency_id,
+    quoteDecimals: r.quote_decimals,
+    tickSize: canon(r.tick_size),
+    lotSize: canon(r.lot_size),
+    minAmount: canon(r.min_amount),
+    makerFee: canon(r.maker_fee),
+    takerFee: canon(r.taker_fee),
+    priceDecimals: r.price_decimals,
+    amountDecimals: r.amount_decimals,
+    enabled: r.enabled,
+    sort: r.sort,
+    simPrice: canon(r.sim_price),
+    simVolatility: canon(r.sim_volatility),
+    simVolume: canon(r.sim_volume),
+  }));
+}
+
+/** "BTC/USDT", "btc_usdt", "BTC-USDT" and "btcusdt" all name the market btcusdt. */
+export function normalizeSymbol(input: string): string {
+  return input
+    .trim()
+    .toLowerCase()
+    .replace(/[/_\-\s]/g, '');
+}
+
+export function marketInfo(m: Market): MarketInfo {
+  return {
+    id: m.id,
+    symbol: m.symbol,
+    name: `${m.base}/${m.quote}`,
+    base: m.base,
+    quote: m.quote,
+    base_currency_id: m.baseCurrencyId,
+    quote_currency_id: m.quoteCurrencyId,
+    tick_size: m.tickSize,
+    lot_size: m.lotSize,
+    min_amount: m.minAmount,
+    maker_fee: m.makerFee,
+    taker_fee: m.takerFee,
+    price_decimals: m.priceDecimals,
+    amount_decimals: m.amountDecimals,
+  };
+}
