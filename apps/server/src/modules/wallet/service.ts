@@ -40,7 +40,7 @@ import { uploadsService } from '../uploads/service.ts';
 import { userService } from '../user/service.ts';
 import { addressFor, chainFamily, normalizeAddress } from './addresses.ts';
 import type { DepositKeys } from './keys.ts';
-import { USDT_CURRENCY_ID, usdtPrice } from './prices.ts';
+import { USDT_CURRENCY_ID, type UsdtPrices, usdtPrices } from './prices.ts';
 
 /** Amounts stop below NUMERIC(36,18)'s 18 integer digits, so no input can overflow a column. */
 const MAX_AMOUNT = '1000000000000000';
@@ -578,11 +578,12 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
     c: CurrencyRow,
     b: { available: string; frozen: string } | undefined,
     usdtDecimals: number,
+    prices: UsdtPrices,
   ): { view: CurrencyBalance; exactUsdt: string | null; total: string } {
     const available = canon(b?.available ?? '0');
     const frozen = canon(b?.frozen ?? '0');
     const total = addDecimal(available, frozen);
-    const price = usdtPrice(c.id);
+    const price = prices.get(c.id) ?? null;
     const exactUsdt = price === null ? null : dec(total).times(price).toFixed();
     return {
       total,
@@ -717,13 +718,14 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
       const all = await currencies();
       const have = await balances(userId);
       const usdtDecimals = all.find((c) => c.id === USDT_CURRENCY_ID)?.decimals ?? 6;
+      const prices = await usdtPrices(db);
       let grand = dec('0');
       let allValued = true;
       const accounts: WalletAccount[] = WALLET_ACCOUNT_TYPES.map((type) => {
         let sum = dec('0');
         let valued = true;
         const rows = all.map((c) => {
-          const b = balanceOf(c, have.get(`${type}:${c.id}`), usdtDecimals);
+          const b = balanceOf(c, have.get(`${type}:${c.id}`), usdtDecimals, prices);
           if (b.exactUsdt === null) {
             if (compareDecimal(b.total, '0') !== 0) valued = false;
           } else sum = sum.plus(b.exactUsdt);
@@ -741,7 +743,12 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
       const type = parseAccountType(body.type, 'type');
       const all = await currencies();
       const usdtDecimals = all.find((c) => c.id === USDT_CURRENCY_ID)?.decimals ?? 6;
-      const b = balanceOf(cur, (await balances(userId)).get(`${type}:${cur.id}`), usdtDecimals);
+      const b = balanceOf(
+        cur,
+        (await balances(userId)).get(`${type}:${cur.id}`),
+        usdtDecimals,
+        await usdtPrices(db),
+      );
       const { list } = await flows(
         userId,
         { type, currencyId: cur.id },

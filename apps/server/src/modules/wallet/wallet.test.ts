@@ -8,6 +8,7 @@ import type {
   WalletDetail,
   WalletList,
 } from '@verdant/api';
+import { addDecimal, compareDecimal, mulDecimal, truncateDecimal } from '@verdant/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../ledger/verify.ts';
 import { type Harness, registerByEmail, startHarness } from '../../test/harness.ts';
@@ -141,6 +142,24 @@ describe('wallet/list', () => {
     });
     expect(contract).toMatchObject({ total_usdt: '50.5', valued: true });
     expect(list).toMatchObject({ total_usdt: '350.5', valued: false });
+  });
+
+  it('values a coin at the latest recorded index tick of its USDT market', async () => {
+    const u = await registerByEmail(h);
+    await fund(h, u, '100');
+    await fund(h, u, '0.012', BTC);
+    await h.app.market.feed.tick(Date.now() - 60_000);
+    const price = (await h.app.market.feed.tick(Date.now())).get(1)!;
+    const list = (await h.call<WalletList>('POST', 'wallet/list', {}, { token: u.token })).body.data;
+    const spot = list.accounts.find((a) => a.type === 'spot')!;
+    // 0.012 BTC at the tick, truncated to USDT's 6 decimals, plus the 100 USDT
+    const btcValue = truncateDecimal(mulDecimal('0.012', price), 6);
+    expect(spot.currencies.find((c) => c.symbol === 'BTC')).toMatchObject({ usdt_value: btcValue });
+    expect(spot).toMatchObject({ total_usdt: truncateDecimal(addDecimal('100', btcValue), 6), valued: true });
+    const [row] = await h.app.ctx.db.query<{ price: string }>(
+      'SELECT trim_scale(price)::text AS price FROM index_ticks WHERE market_id = 1 ORDER BY created_at DESC LIMIT 1',
+    );
+    expect(compareDecimal(row!.price, price)).toBe(0);
   });
 
   it('truncates to the currency decimals, never rounding up', async () => {
