@@ -178,6 +178,14 @@ export type TransferPage = Static<typeof TransferPage>;
 export const WalletPageQuery = Type.Object(pageFields);
 export type WalletPageQuery = Static<typeof WalletPageQuery>;
 
+export const WithdrawalLogQuery = Type.Object({
+  ...pageFields,
+  id: Str('Only this withdrawal of the user (the detail page); an empty list when it is not theirs', {
+    maxLength: 20,
+  }),
+});
+export type WithdrawalLogQuery = Static<typeof WithdrawalLogQuery>;
+
 // ---- deposits ----------------------------------------------------------------------------
 
 export const DepositAddressBody = Type.Object({

@@ -24,6 +24,7 @@ import {
   type WalletPageQuery,
   WITHDRAWALS_PER_DAY,
   type WithdrawAddress,
+  type WithdrawalLogQuery,
   type WithdrawalRecord,
   type WithdrawBody,
   type WithdrawInfo,
@@ -1152,15 +1153,19 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
       return withdrawalRecord(row!, lang);
     },
 
-    async withdrawals(userId: number, query: WalletPageQuery, lang: Lang) {
+    async withdrawals(userId: number, query: WithdrawalLogQuery, lang: Lang) {
       const p = parsePaging(query);
+      const idInput = (query.id ?? '').trim();
+      // a malformed id is no withdrawal of theirs: the detail page shows "not found"
+      if (idInput && !/^\d{1,15}$/.test(idInput)) return { list: [], page: p.page, limit: p.limit, total: 0 };
+      const cond = idInput ? 'AND w.id = $2' : '';
       const { rows, total } = await pageOf<WithdrawalListRow>(
         db,
         {
-          count: 'SELECT count(*)::int AS n FROM withdrawals WHERE user_id = $1',
-          list: `${WITHDRAWAL_LIST} WHERE w.user_id = $1 ORDER BY w.id DESC`,
+          count: `SELECT count(*)::int AS n FROM withdrawals w WHERE w.user_id = $1 ${cond}`,
+          list: `${WITHDRAWAL_LIST} WHERE w.user_id = $1 ${cond} ORDER BY w.id DESC`,
         },
-        [userId],
+        idInput ? [userId, idInput] : [userId],
         p,
       );
       return {

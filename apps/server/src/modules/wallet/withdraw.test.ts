@@ -297,6 +297,22 @@ describe('wallet/out', () => {
     expect((await verifyLedger(h.app.ctx.db)).problems).toEqual([]);
   });
 
+  it("log3?id= finds one withdrawal of the user, and never someone else's", async () => {
+    const { u, addressId } = await readyToWithdraw(h, '1000');
+    const body = { currency_id: USDT, address_id: String(addressId), fund_password: FUND_PASSWORD };
+    const first = (await out(u.token, { ...body, amount: '110' })).body.data;
+    await out(u.token, { ...body, amount: '120' });
+    const one = (await log3(u.token, { id: String(first.id) })).body.data;
+    expect(one).toMatchObject({ total: 1, list: [{ id: first.id, amount: '110' }] });
+    const other = await readyToWithdraw(h, '1000');
+    expect((await log3(other.u.token, { id: String(first.id) })).body.data).toMatchObject({
+      total: 0,
+      list: [],
+    });
+    expect((await log3(u.token, { id: 'x1' })).body.data).toMatchObject({ total: 0, list: [] });
+    expect((await log3(u.token)).body.data.total).toBe(2);
+  });
+
   it('applies the rules of spec §5, §8, §9 in order, each with its message', async () => {
     // nothing set up: the withdraw address comes first
     const u = await registerByEmail(h);

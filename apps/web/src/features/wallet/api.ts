@@ -128,21 +128,13 @@ export function withdrawalsQuery() {
   });
 }
 
-/**
- * One withdrawal by id. There is no single-record route: the records are read 100 at a time,
- * newest first, until it turns up (a user makes at most three a day, so this stays short).
- */
+/** One withdrawal of the user by id (`log3?id=`); null when there is none. */
 export function withdrawalQuery(id: number) {
   return queryOptions({
     queryKey: walletKeys.withdrawal(id),
     queryFn: async ({ signal }): Promise<WithdrawalRecord | null> => {
-      for (let page = 1; page <= 50; page++) {
-        const p = await api.get<WithdrawalPage>(Paths.withdrawLog, { page, limit: 100 }, { signal });
-        const found = p.list.find((w) => w.id === id);
-        if (found) return found;
-        if (p.page * p.limit >= p.total) break;
-      }
-      return null;
+      const p = await api.get<WithdrawalPage>(Paths.withdrawLog, { id: String(id) }, { signal });
+      return p.list[0] ?? null;
     },
   });
 }
