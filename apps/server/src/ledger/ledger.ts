@@ -224,9 +224,9 @@ export type PostResult =
   | { ok: false; accountId: string };
 
 /**
- * Many postings in one go, in a constant number of statements: the accounts are locked once
+ * Many postings in one go, in a constant number of statements (two when every account exists): the accounts are locked once
  * (in id order), each posting is applied in order in memory with exact decimals, and the
- * results are written with one UPDATE and two multi-row INSERTs. A posting that would take a
+ * results are written in one statement (an UPDATE and two multi-row INSERTs). A posting that would take a
  * user account below zero is left out and reported, so one order's shortfall does not abort
  * the others; later postings see the balances without it. Same rules as post() (legsOf), and
  * the CHECK constraints of ledger_accounts stay the last word.
@@ -282,48 +282,48 @@ export async function postMany(q: Queryable, postings: readonly Posting[]): Prom
   }
   if (applied.length === 0) return results as PostResult[];
 
-  // Ids are taken first so journals, their entries and the answer line up without relying on
-  // the order RETURNING gives rows back.
-  const [ids] = await q.query<{ j: string[]; e: string[] }>(
-    `SELECT ARRAY(SELECT nextval(pg_get_serial_sequence('ledger_journals', 'id'))::text
-                    FROM generate_series(1, $1::int)) AS j,
-            ARRAY(SELECT nextval(pg_get_serial_sequence('ledger_entries', 'id'))::text
-                    FROM generate_series(1, $2::int)) AS e`,
-    [applied.length, entries.account.length],
-  );
-  const byNumber = (a: string, b: string) => (BigInt(a) < BigInt(b) ? -1 : BigInt(a) > BigInt(b) ? 1 : 0);
-  const journalIds = [...ids!.j].sort(byNumber);
-  const entryIds = [...ids!.e].sort(byNumber);
-
+  // One statement writes it all: the balances, the journals and their entries. Ids come from
+  // the sequences in posting order (nextval over sorted rows), so every account's entries
+  // follow the order the postings were applied in, as its balance-after column requires.
   const touched = [...accounts.values()];
-  await q.query(
-    `UPDATE ledger_accounts a SET available = u.available, frozen = u.frozen, updated_at = now()
-       FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS u(id, available, frozen)
-      WHERE a.id = u.id AND (a.available <> u.available OR a.frozen <> u.frozen)`,
+  const [written] = await q.query<{ journals: string[] }>(
+    `WITH balances AS (
+       UPDATE ledger_accounts a SET available = u.available, frozen = u.frozen, updated_at = now()
+         FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS u(id, available, frozen)
+        WHERE a.id = u.id AND (a.available <> u.available OR a.frozen <> u.frozen)
+        RETURNING a.id
+     ), jid AS (
+       SELECT n, nextval(pg_get_serial_sequence('ledger_journals', 'id')) AS id
+         FROM (SELECT n FROM generate_series(1, $4::int) AS g(n) ORDER BY n OFFSET 0) g
+     ), journals AS (
+       INSERT INTO ledger_journals (id, reason, ref_type, ref_id, operator_id) OVERRIDING SYSTEM VALUE
+       SELECT jid.id, x.reason, x.ref_type, x.ref_id, x.operator_id
+         FROM unnest($5::text[], $6::text[], $7::text[], $8::int[]) WITH ORDINALITY AS x(reason, ref_type, ref_id, operator_id, n)
+         JOIN jid ON jid.n = x.n
+       RETURNING id
+     ), entries AS (
+       INSERT INTO ledger_entries (id, journal_id, account_id, delta_available, delta_frozen, available_after, frozen_after)
+       OVERRIDING SYSTEM VALUE
+       SELECT nextval(pg_get_serial_sequence('ledger_entries', 'id')), s.journal_id, s.account_id, s.da, s.df, s.aa, s.fa
+         FROM (SELECT jid.id AS journal_id, y.account_id, y.da, y.df, y.aa, y.fa
+                 FROM unnest($9::int[], $10::bigint[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[])
+                      WITH ORDINALITY AS y(jn, account_id, da, df, aa, fa, n)
+                 JOIN jid ON jid.n = y.jn
+                ORDER BY y.n OFFSET 0) s
+       RETURNING id
+     )
+     SELECT ARRAY(SELECT id::text FROM jid ORDER BY n) AS journals,
+            (SELECT count(*) FROM balances) + (SELECT count(*) FROM journals) + (SELECT count(*) FROM entries) AS rows`,
     [
       touched.map((a) => a.id),
       touched.map((a) => a.available.toFixed()),
       touched.map((a) => a.frozen.toFixed()),
-    ],
-  );
-  await q.query(
-    `INSERT INTO ledger_journals (id, reason, ref_type, ref_id, operator_id) OVERRIDING SYSTEM VALUE
-     SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::int[])`,
-    [
-      journalIds,
+      applied.length,
       applied.map((i) => postings[i]!.reason),
       applied.map((i) => postings[i]!.refType ?? null),
       applied.map((i) => (postings[i]!.refId === undefined ? null : String(postings[i]!.refId))),
       applied.map((i) => postings[i]!.operatorId ?? null),
-    ],
-  );
-  await q.query(
-    `INSERT INTO ledger_entries (id, journal_id, account_id, delta_available, delta_frozen, available_after, frozen_after)
-     OVERRIDING SYSTEM VALUE
-     SELECT * FROM unnest($1::bigint[], $2::bigint[], $3::bigint[], $4::numeric[], $5::numeric[], $6::numeric[], $7::numeric[])`,
-    [
-      entryIds,
-      entries.journal.map((j) => journalIds[j]!),
+      entries.journal.map((j) => j + 1),
       entries.account,
       entries.da,
       entries.df,
@@ -331,6 +331,7 @@ export async function postMany(q: Queryable, postings: readonly Posting[]): Prom
       entries.fa,
     ],
   );
+  const journalIds = written!.journals;
   applied.forEach((i, j) => {
     results[i] = { ok: true, journalId: journalIds[j]! };
   });
