@@ -21,6 +21,9 @@ import marketRoutes from './modules/market/routes.ts';
 import { createMarketService } from './modules/market/service.ts';
 import { createNotifier, type Notifier } from './modules/notify/service.ts';
 import settingsRoutes from './modules/settings/routes.ts';
+import { ensureMarketMaker, MarketMaker } from './modules/spot/maker.ts';
+import spotRoutes from './modules/spot/routes.ts';
+import { createSpotService } from './modules/spot/service.ts';
 import uploadRoutes from './modules/uploads/routes.ts';
 import userRoutes from './modules/user/routes.ts';
 import walletRoutes from './modules/wallet/routes.ts';
@@ -71,6 +74,23 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     void market.start();
   });
   app.addHook('onClose', () => market.stop());
+  // spot orders: every book is rebuilt from the open orders before the first request
+  const spot = createSpotService(ctx, market, app.io, app.log);
+  app.decorate('spot', spot);
+  await spot.start();
+  app.addHook('onClose', () => spot.stop());
+  // the house market maker quotes once the server listens (tests without a port start it by hand)
+  if (config.marketMaker.enabled) {
+    let maker: MarketMaker | null = null;
+    app.addHook('onListen', async () => {
+      const id = await ensureMarketMaker(db, await market.markets(), config.marketMaker);
+      maker = new MarketMaker(id, spot, market, config.marketMaker, app.log);
+      maker.start();
+    });
+    app.addHook('onClose', async () => {
+      await maker?.stop();
+    });
+  }
 
   await app.register(envelopePlugin);
   await app.register(formbody);
@@ -115,6 +135,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(adminRoutes);
       await api.register(walletRoutes);
       await api.register(marketRoutes);
+      await api.register(spotRoutes);
     },
     { prefix: API_BASE },
   );

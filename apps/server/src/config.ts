@@ -36,6 +36,20 @@ export interface Config {
   backfillDays: number;
   /** Market data goes out on the socket at most once per stream in this many milliseconds. */
   marketPublishMs: number;
+  /** The house market maker: quotes both sides of every book around the index (spot/maker.ts). */
+  marketMaker: {
+    enabled: boolean;
+    /** Price levels per side. */
+    levels: number;
+    /** Distance of the best quote from the index, and between levels, in basis points. */
+    spreadBps: number;
+    stepBps: number;
+    /** Value of each quote, in the quote currency. */
+    sizeQuote: string;
+    refreshMs: number;
+    /** Quote currency the house funds it with on first start (base currencies: the same value each). */
+    fundQuote: string;
+  };
 }
 
 function int(v: string | undefined, fallback: number): number {
@@ -79,6 +93,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     feedSeed: env.FEED_SEED || 'verdant',
     backfillDays: int(env.BACKFILL_DAYS, 30),
     marketPublishMs: int(env.MARKET_PUBLISH_MS, 300),
+    marketMaker: {
+      enabled: (env.MARKET_MAKER ?? '1') !== '0',
+      levels: int(env.MM_LEVELS, 5),
+      spreadBps: int(env.MM_SPREAD_BPS, 10),
+      stepBps: int(env.MM_STEP_BPS, 5),
+      sizeQuote: env.MM_SIZE_QUOTE || '2000',
+      refreshMs: int(env.MM_REFRESH_MS, 2000),
+      fundQuote: env.MM_FUND_QUOTE || '50000000',
+    },
     ...overrides,
   };
 }

@@ -1,0 +1,137 @@
+import { dec } from '@verdant/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Config } from '../../config.ts';
+import type { Db } from '../../db/client.ts';
+import { type Leg, post } from '../../ledger/ledger.ts';
+import type { Market } from '../market/markets.ts';
+import type { MarketService } from '../market/service.ts';
+import type { SpotService } from './service.ts';
+
+export const MARKET_MAKER_EMAIL = 'market-maker@verdant.system';
+
+/**
+ * The house market maker: a real user row flagged as system, funded once from the house
+ * 'treasury' account, quoting both sides of every book around the index price through the same
+ * order service, engine and ledger as any user. It cannot log in (its password hash is not a
+ * hash) and gets no favours: its orders queue, freeze, pay fees and self-trade-prevent like
+ * everyone's.
+ */
+export async function ensureMarketMaker(
+  db: Db,
+  markets: readonly Market[],
+  cfg: Config['marketMaker'],
+): Promise<number> {
+  return db.tx(async (q) => {
+    const [found] = await q.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [
+      MARKET_MAKER_EMAIL,
+    ]);
+    if (found) return found.id;
+    const [row] = await q.query<{ id: number }>(
+      `INSERT INTO users (nickname, account_type, email, password_hash, invite_code, is_system)
+       VALUES ('Verdant market maker', 'email', $1, '!', 'SYSTEMMM', true) RETURNING id`,
+      [MARKET_MAKER_EMAIL],
+    );
+    const id = row!.id;
+    const legs: Leg[] = [];
+    const give = (currencyId: number, amount: string) => {
+      legs.push({ account: { userId: id, type: 'spot', currencyId }, available: amount });
+      legs.push({ account: { house: 'treasury', currencyId }, available: `-${amount}` });
+    };
+    const quotes = new Set<number>();
+    for (const m of markets) {
+      quotes.add(m.quoteCurrencyId);
+      // the same value of the base coin, at the market's reference price, on its lot grid
+      const lots = dec(cfg.fundQuote).div(m.simPrice).div(m.lotSize).floor();
+      if (lots.gt(0)) give(m.baseCurrencyId, lots.times(m.lotSize).toFixed());
+    }
+    for (const c of quotes) give(c, dec(cfg.fundQuote).toFixed());
+    await post(q, { reason: 'market_maker_funding', refType: 'user', refId: id, legs });
+    return id;
+  });
+}
+
+/** Quotes on a timer; `refresh()` runs one round by hand (tests). */
+export class MarketMaker {
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private stopped = false;
+  /** The index each market was last quoted around. */
+  private readonly quotedAt = new Map<number, string>();
+
+  constructor(
+    readonly userId: number,
+    private readonly spot: SpotService,
+    private readonly market: MarketService,
+    private readonly cfg: Config['marketMaker'],
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  start(): void {
+    if (this.stopped || this.timer) return;
+    const loop = () => {
+      this.running = this.refresh()
+        .catch((err) => this.log.error({ err }, 'market maker'))
+        .finally(() => {
+          this.running = null;
+          if (!this.stopped) this.timer = setTimeout(loop, this.cfg.refreshMs);
+        });
+    };
+    this.timer = setTimeout(loop, 0);
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+
+  /** Moves the quotes of every market whose index moved (or whose quotes were taken). */
+  async refresh(): Promise<void> {
+    for (const m of await this.market.markets()) {
+      const index = await this.market.indexAt(m.id);
+      if (!index) continue;
+      const open = this.spot.openOrders(this.userId, m.id);
+      if (this.quotedAt.get(m.id) === index.price && open.length === 2 * this.cfg.levels) continue;
+      // cancel first, then quote: the new ladder never meets the old one
+      await Promise.allSettled(open.map((o) => this.spot.cancel(this.userId, { id: String(o.id) })));
+      const placed = await Promise.allSettled(
+        this.ladder(m, index.price).map((b) => this.spot.place(this.userId, b)),
+      );
+      const failed = placed.filter((p) => p.status === 'rejected').length;
+      if (failed > 0) this.log.debug({ market: m.symbol, failed }, 'market maker: some quotes refused');
+      this.quotedAt.set(m.id, index.price);
+    }
+  }
+
+  /** Bids below and asks above the index, on the market's grid, each worth about sizeQuote. */
+  ladder(
+    m: Market,
+    index: string,
+  ): { symbol: string; side: string; type: string; price: string; qty: string }[] {
+    const out: { symbol: string; side: string; type: string; price: string; qty: string }[] = [];
+    const tick = dec(m.tickSize);
+    for (let i = 0; i < this.cfg.levels; i++) {
+      const bps = this.cfg.spreadBps + i * this.cfg.stepBps;
+      for (const side of ['buy', 'sell'] as const) {
+        const raw = dec(index)
+          .times(side === 'buy' ? 10_000 - bps : 10_000 + bps)
+          .div(10_000);
+        // bids round down and asks up to the tick: never inside the spread asked for
+        const ticks = side === 'buy' ? raw.div(tick).floor() : raw.div(tick).ceil();
+        if (ticks.lt(1)) continue;
+        const price = ticks.times(tick);
+        const lots = dec(this.cfg.sizeQuote).div(price).div(m.lotSize).floor();
+        if (lots.lt(1)) continue;
+        out.push({
+          symbol: m.symbol,
+          side,
+          type: 'limit',
+          price: price.toFixed(),
+          qty: lots.times(m.lotSize).toFixed(),
+        });
+      }
+    }
+    return out;
+  }
+}

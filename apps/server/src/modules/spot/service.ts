@@ -1,0 +1,935 @@
+import {
+  type CancelOrderBody,
+  type Depth,
+  ORDER_STATUSES,
+  type OrderFill,
+  type OrderListQuery,
+  type OrderSide,
+  type OrderStatus,
+  type OrderType,
+  type PlaceOrderBody,
+  SpotEvents,
+  type SpotOrder,
+  type SpotOrderPage,
+} from '@verdant/api';
+import {
+  type Dec,
+  dec,
+  type EngineEvent,
+  EventLog,
+  OrderBook,
+  parseDecimal,
+  truncateDecimal,
+} from '@verdant/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Server } from 'socket.io';
+import type { AppContext } from '../../context.ts';
+import type { Queryable } from '../../db/client.ts';
+import { pageOf, parsePaging } from '../../db/paging.ts';
+import { AppError, invalid } from '../../http/errors.ts';
+import { type AccountRef, type Posting, postMany } from '../../ledger/ledger.ts';
+import { userRoom } from '../../realtime/index.ts';
+import type { Market } from '../market/markets.ts';
+import type { MarketService, RecordedTrades, TradeInput } from '../market/service.ts';
+import { amountOf, type Grid, priceOf, qtyOf, toCount, unitsOf } from './grid.ts';
+
+/** Requests one batch (one transaction) takes at most from a market's queue. */
+export const BATCH_MAX = 512;
+/** Inputs stop below NUMERIC(36,18)'s 18 integer digits. */
+const MAX_INPUT = dec('1000000000000000');
+const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+
+type CancelReason = 'user' | 'unfilled' | 'self_trade';
+
+/** Who traded in one fill, what each paid, and the two orders' fill entries (ids set once recorded). */
+interface TradeFee {
+  maker: Order;
+  taker: Order;
+  makerFee: Dec;
+  takerFee: Dec;
+  fills: OrderFill[];
+}
+
+/** An order as the service holds it while it is open or being changed by a batch. */
+interface Order {
+  id: number;
+  userId: number;
+  market: Market;
+  side: OrderSide;
+  type: OrderType;
+  price: string | null;
+  qty: string | null;
+  amount: string | null;
+  filledQty: Dec;
+  filledAmount: Dec;
+  fee: Dec;
+  /** Still frozen by the ledger for this order (quote for buys, base for sells). */
+  frozen: Dec;
+  status: OrderStatus;
+  cancelReason: CancelReason | null;
+  seq: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Fills of the current batch, for the answer and the socket push. */
+  fills: OrderFill[];
+}
+
+/** A validated order request: everything the engine needs, in its units. */
+interface PlaceInput {
+  userId: number;
+  market: Market;
+  side: OrderSide;
+  type: OrderType;
+  price: string | null;
+  qty: string | null;
+  amount: string | null;
+  ticks: number;
+  lots: number;
+  /** Quote units of a market buy by amount. */
+  units: number;
+}
+
+type Request =
+  | { kind: 'place'; input: PlaceInput; resolve(o: SpotOrder): void; reject(e: unknown): void }
+  | {
+      kind: 'cancel';
+      userId: number;
+      orderId: number;
+      resolve(o: SpotOrder): void;
+      reject(e: unknown): void;
+    };
+
+const spot = (userId: number, currencyId: number): AccountRef => ({ userId, type: 'spot', currencyId });
+const fees = (currencyId: number): AccountRef => ({ house: 'fees', currencyId });
+
+const canon = (v: string) => parseDecimal(v) ?? '0';
+
+/** Buyers pay their fee in the base currency (what they receive), sellers in the quote. */
+const feeCurrency = (m: Market, side: OrderSide) => (side === 'buy' ? m.base : m.quote);
+
+function toApi(o: Order): SpotOrder {
+  const avg = o.filledQty.isZero()
+    ? null
+    : truncateDecimal(o.filledAmount.div(o.filledQty).toFixed(), o.market.priceDecimals);
+  return {
+    id: String(o.id),
+    symbol: o.market.symbol,
+    name: `${o.market.base}/${o.market.quote}`,
+    side: o.side,
+    type: o.type,
+    status: o.status,
+    price: o.price,
+    qty: o.qty,
+    amount: o.amount,
+    filled_qty: o.filledQty.toFixed(),
+    filled_amount: o.filledAmount.toFixed(),
+    avg_price: avg,
+    fee: o.fee.toFixed(),
+    fee_currency: feeCurrency(o.market, o.side),
+    cancel_reason: o.cancelReason,
+    created_at: o.createdAt,
+    updated_at: o.updatedAt,
+    fills: o.fills,
+  };
+}
+
+interface OrderRow {
+  id: string;
+  user_id: number;
+  market_id: number;
+  side: OrderSide;
+  type: OrderType;
+  price: string | null;
+  qty: string | null;
+  amount: string | null;
+  filled_qty: string;
+  filled_amount: string;
+  fee: string;
+  frozen: string;
+  status: OrderStatus;
+  cancel_reason: CancelReason | null;
+  seq: string;
+  c: string;
+  u: string;
+}
+
+const ORDER_COLUMNS = `id::text, user_id, market_id, side, type, price::text, qty::text, amount::text,
+  filled_qty::text, filled_amount::text, fee::text, frozen::text, status, cancel_reason, seq::text,
+  (extract(epoch FROM created_at) * 1000)::bigint::text AS c, (extract(epoch FROM updated_at) * 1000)::bigint::text AS u`;
+
+function fromRow(r: OrderRow, m: Market): Order {
+  const n = (v: string | null) => (v === null ? null : canon(v));
+  return {
+    id: Number(r.id),
+    userId: r.user_id,
+    market: m,
+    side: r.side,
+    type: r.type,
+    price: n(r.price),
+    qty: n(r.qty),
+    amount: n(r.amount),
+    filledQty: dec(r.filled_qty),
+    filledAmount: dec(r.filled_amount),
+    fee: dec(r.fee),
+    frozen: dec(r.frozen),
+    status: r.status,
+    cancelReason: r.cancel_reason,
+    seq: Number(r.seq),
+    createdAt: Number(r.c),
+    updatedAt: Number(r.u),
+    fills: [],
+  };
+}
+
+export type SpotService = ReturnType<typeof createSpotService>;
+
+/**
+ * Spot orders. Each market has one in-memory order book and one writer: requests queue, and a
+ * loop takes everything queued (up to BATCH_MAX) into ONE transaction: funds frozen, the engine
+ * run, fills recorded and settled, leftovers released, orders written, then one commit answers
+ * them all. If the transaction fails, the market's book is rebuilt from the database, so memory
+ * never holds what was not committed.
+ */
+export function createSpotService(
+  ctx: AppContext,
+  market: MarketService,
+  io: Server,
+  log: FastifyBaseLogger,
+) {
+  const { db } = ctx;
+  const desks = new Map<number, Desk>();
+  /** Which market each resting order is on (cancel finds its desk). */
+  const where = new Map<number, Desk>();
+  const decimalsOf = new Map<number, number>();
+  let ready: Promise<void> | null = null;
+  let closed = false;
+  /**
+   * Order ids taken from the sequence ahead, a block at a time, so a batch spends no round trip
+   * on them. Ids taken and never used (a restart, a failed batch) are gaps, nothing more: the
+   * time priority is `seq`, not the id.
+   */
+  const idPool: number[] = [];
+  const ID_BLOCK = 1024;
+
+  async function takeIds(q: Queryable, n: number): Promise<number[]> {
+    if (idPool.length < n) {
+      const rows = await q.query<{ id: string }>(
+        `SELECT nextval(pg_get_serial_sequence('spot_orders', 'id'))::text AS id FROM generate_series(1, $1::int)`,
+        [Math.max(ID_BLOCK, n - idPool.length)],
+      );
+      idPool.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
+    }
+    return idPool.splice(0, n);
+  }
+
+  class Desk {
+    book: OrderBook;
+    readonly log = new EventLog();
+    /** Resting orders. */
+    readonly open = new Map<number, Order>();
+    private queue: Request[] = [];
+    private running: Promise<void> | null = null;
+
+    constructor(readonly market: Market) {
+      this.book = new OrderBook(this.log);
+    }
+
+    get grid(): Grid {
+      return this.market;
+    }
+
+    enqueue(r: Request): void {
+      this.queue.push(r);
+      this.running ??= this.drain().finally(() => {
+        this.running = null;
+      });
+    }
+
+    async idle(): Promise<void> {
+      while (this.running) await this.running;
+    }
+
+    private async drain(): Promise<void> {
+      // Let requests arriving in the same tick join the first batch.
+      await new Promise<void>((r) => setImmediate(r));
+      while (this.queue.length > 0) {
+        const batch = this.queue.splice(0, BATCH_MAX);
+        await this.run(batch);
+      }
+    }
+
+    /** Rebuilds the book from the database's open orders, in time priority. */
+    async restore(q: Queryable = db): Promise<void> {
+      for (const id of this.open.keys()) where.delete(id);
+      this.open.clear();
+      this.log.take();
+      this.book = new OrderBook(this.log);
+      const rows = await q.query<OrderRow>(
+        `SELECT ${ORDER_COLUMNS} FROM spot_orders WHERE market_id = $1 AND status = 'waiting' ORDER BY seq`,
+        [this.market.id],
+      );
+      let maxSeq = 0;
+      for (const r of rows) {
+        const o = fromRow(r, this.market);
+        const ticks = toCount(o.price!, this.market.tickSize)!;
+        const remaining = toCount(dec(o.qty!).minus(o.filledQty).toFixed(), this.market.lotSize);
+        const err =
+          remaining === null
+            ? 'bad remaining'
+            : this.book.restore({
+                id: o.id,
+                owner: o.userId,
+                side: o.side,
+                price: ticks,
+                remaining,
+                seq: o.seq,
+              });
+        if (err) throw new Error(`spot: cannot restore order ${o.id} of ${this.market.symbol}: ${err}`);
+        this.open.set(o.id, o);
+        where.set(o.id, this);
+        maxSeq = Math.max(maxSeq, o.seq);
+      }
+      this.book.advanceSeq(maxSeq);
+      this.log.take();
+    }
+
+    private async run(batch: Request[]): Promise<void> {
+      const outcome = new Map<Request, { ok: SpotOrder } | { err: unknown }>();
+      let recorded: RecordedTrades = { trades: [], candles: [] };
+      let touched: Order[] = [];
+      const lastSeq = this.book.lastSeq;
+      try {
+        const r = await db.tx((q) => this.apply(q, batch, outcome));
+        recorded = r.recorded;
+        touched = r.touched;
+      } catch (e) {
+        log.error({ err: e, market: this.market.symbol, requests: batch.length }, 'spot batch failed');
+        // Memory may hold what the rolled-back transaction did: read the book back.
+        try {
+          await this.restore();
+          this.book.advanceSeq(lastSeq);
+        } catch (e2) {
+          log.error({ err: e2 }, 'spot: book restore failed');
+        }
+        for (const req of batch) req.reject(new AppError('CONFLICT', 'spot.retry'));
+        return;
+      }
+      for (const req of batch) {
+        const out = outcome.get(req);
+        if (out && 'ok' in out) req.resolve(out.ok);
+        else req.reject(out?.err ?? new AppError('CONFLICT', 'spot.retry'));
+      }
+      // After the commit: the users' own orders, trades, candles and depth.
+      for (const o of touched) io.to(userRoom(o.userId)).emit(SpotEvents.order, toApi(o));
+      if (recorded.trades.length > 0) await market.publish(recorded).catch((e) => log.error({ err: e }));
+      if (touched.length > 0) market.publishDepth(this.market.symbol);
+      for (const o of touched) o.fills = [];
+    }
+
+    /** Everything one batch does, inside its transaction. */
+    private async apply(
+      q: Queryable,
+      batch: Request[],
+      outcome: Map<Request, { ok: SpotOrder } | { err: unknown }>,
+    ): Promise<{ recorded: RecordedTrades; touched: Order[] }> {
+      const m = this.market;
+      const now = Date.now();
+      const places = batch.filter((r): r is Extract<Request, { kind: 'place' }> => r.kind === 'place');
+
+      // 1. Ids, then the funds each new order freezes: one postMany, which reports who is short.
+      const ids = await takeIds(q, places.length);
+      const freezes: { req: (typeof places)[number]; order: Order; posting: Posting | null }[] = [];
+      places.forEach((req, i) => {
+        const p = req.input;
+        const amountToFreeze = this.freezeFor(p);
+        const order: Order = {
+          id: ids[i]!,
+          userId: p.userId,
+          market: m,
+          side: p.side,
+          type: p.type,
+          price: p.price,
+          qty: p.qty,
+          amount: p.amount,
+          filledQty: dec('0'),
+          filledAmount: dec('0'),
+          fee: dec('0'),
+          frozen: amountToFreeze,
+          status: 'waiting',
+          cancelReason: null,
+          seq: 0,
+          createdAt: now,
+          updatedAt: now,
+          fills: [],
+        };
+        const currency = p.side === 'buy' ? m.quoteCurrencyId : m.baseCurrencyId;
+        const f = amountToFreeze.toFixed();
+        freezes.push({
+          req,
+          order,
+          posting: amountToFreeze.isZero()
+            ? null
+            : {
+                reason: 'spot_freeze',
+                refType: 'spot_order',
+                refId: order.id,
+                legs: [{ account: spot(p.userId, currency), available: `-${f}`, frozen: f }],
+              },
+        });
+      });
+      const withPosting = freezes.filter((f) => f.posting !== null);
+      const frozenResults = await postMany(
+        q,
+        withPosting.map((f) => f.posting!),
+      );
+      const short = new Set<Order>();
+      withPosting.forEach((f, i) => {
+        if (!frozenResults[i]!.ok) short.add(f.order);
+      });
+      const orderOf = new Map(freezes.map((f) => [f.req as Request, f.order]));
+
+      // 2. The engine, request by request, in arrival order.
+      const created: Order[] = [];
+      const changed = new Map<number, Order>();
+      const settlements: Posting[] = [];
+      const trades: TradeInput[] = [];
+      const tradeFees: TradeFee[] = [];
+      for (const req of batch) {
+        if (req.kind === 'place') {
+          const order = orderOf.get(req)!;
+          if (short.has(order)) {
+            outcome.set(req, {
+              err: new AppError(
+                'INSUFFICIENT_BALANCE',
+                order.side === 'buy' ? 'spot.insufficientBalance' : 'spot.insufficientSellable',
+                {},
+                order.side === 'buy' && order.type === 'market' && order.amount ? 'amount' : 'qty',
+              ),
+            });
+            continue;
+          }
+          const p = req.input;
+          let reject: string | null;
+          if (p.type === 'limit') reject = this.book.placeLimit(order.id, p.userId, p.side, p.ticks, p.lots);
+          else if (p.side === 'sell') reject = this.book.placeMarket(order.id, p.userId, 'sell', p.lots);
+          else if (p.lots === 0) reject = this.book.placeMarketBuyAmount(order.id, p.userId, p.units);
+          else {
+            // By quantity: what was frozen is what the book cost when the batch began. If orders
+            // ahead in this batch made it dearer, spend the frozen amount instead (fewer lots,
+            // never more money than frozen).
+            const cost = this.book.sweepCost('buy', p.lots, p.userId);
+            const frozenUnits = toCount(order.frozen.toFixed(), amountOf(m, 1).toFixed()) ?? 0;
+            reject =
+              BigInt(frozenUnits) >= cost.amount
+                ? this.book.placeMarket(order.id, p.userId, 'buy', p.lots)
+                : frozenUnits > 0
+                  ? this.book.placeMarketBuyAmount(order.id, p.userId, frozenUnits)
+                  : this.book.placeMarket(order.id, p.userId, 'buy', p.lots);
+          }
+          if (reject !== null) throw new Error(`spot: engine refused order ${order.id}: ${reject}`);
+          created.push(order);
+          changed.set(order.id, order);
+          this.events(order, changed, settlements, trades, tradeFees, now);
+          outcome.set(req, { ok: toApi(order) });
+        } else {
+          const order = this.open.get(req.orderId);
+          if (!order || order.userId !== req.userId) {
+            outcome.set(req, { err: new AppError('CONFLICT', 'spot.orderFinished', {}, 'id') });
+            continue;
+          }
+          const reject = this.book.cancel(order.id);
+          if (reject !== null) throw new Error(`spot: engine refused cancel ${order.id}: ${reject}`);
+          changed.set(order.id, order);
+          this.events(order, changed, settlements, trades, tradeFees, now);
+          outcome.set(req, { ok: toApi(order) });
+        }
+      }
+
+      // 3. Trades, then their settlement and the releases in one postMany, then the orders.
+      const recorded = await market.recordTrades(q, trades);
+      // recordTrades writes the public part of a fill; who traded and what each paid go beside it
+      // (written below). A maker meets a taker once per command, so the order pair names the fill.
+      const idOf = new Map(recorded.trades.map((t) => [`${t.makerOrderId}:${t.takerOrderId}`, t.id]));
+      const tradeIds = tradeFees.map((f) => idOf.get(`${f.maker.id}:${f.taker.id}`)!);
+      tradeFees.forEach((f, i) => {
+        for (const fill of f.fills) fill.id = tradeIds[i]!;
+      });
+      const settled = await postMany(q, settlements);
+      const bad = settled.findIndex((r) => !r.ok);
+      if (bad >= 0)
+        throw new Error(`spot: settlement '${settlements[bad]!.reason}' would overdraw an account`);
+
+      const createdIds = new Set(created.map((o) => o.id));
+      const updated = [...changed.values()].filter((o) => !createdIds.has(o.id));
+      const at = new Date(now).toISOString();
+      const col = <T>(list: Order[], f: (o: Order) => T) => list.map(f);
+      // New orders, changed orders and the fills' fees: one statement.
+      await q.query(
+        `WITH created AS (
+           INSERT INTO spot_orders (id, user_id, market_id, side, type, price, qty, amount, filled_qty, filled_amount,
+                                    fee, frozen, status, cancel_reason, seq, created_at, updated_at)
+           OVERRIDING SYSTEM VALUE
+           SELECT id, user_id, $1, side, type, price, qty, amount, fq, fa, fee, frozen, status, reason, seq, $2, $2
+             FROM unnest($3::bigint[], $4::int[], $5::text[], $6::text[], $7::numeric[], $8::numeric[], $9::numeric[],
+                         $10::numeric[], $11::numeric[], $12::numeric[], $13::numeric[], $14::text[], $15::text[],
+                         $16::bigint[]) WITH ORDINALITY
+                  AS x(id, user_id, side, type, price, qty, amount, fq, fa, fee, frozen, status, reason, seq, n)
+            ORDER BY n
+           RETURNING 1
+         ), changed AS (
+           UPDATE spot_orders o SET filled_qty = x.fq, filled_amount = x.fa, fee = x.fee, frozen = x.frozen,
+                  status = x.status, cancel_reason = x.reason, updated_at = $2
+             FROM unnest($17::bigint[], $18::numeric[], $19::numeric[], $20::numeric[], $21::numeric[], $22::text[],
+                         $23::text[]) AS x(id, fq, fa, fee, frozen, status, reason)
+            WHERE o.id = x.id
+           RETURNING 1
+         ), fills AS (
+           UPDATE trades t SET maker_user_id = f.mu, taker_user_id = f.tu, maker_fee = f.mf, taker_fee = f.tf
+             FROM unnest($24::bigint[], $25::int[], $26::int[], $27::numeric[], $28::numeric[]) AS f(id, mu, tu, mf, tf)
+            WHERE t.id = f.id
+           RETURNING 1
+         )
+         SELECT (SELECT count(*) FROM created) + (SELECT count(*) FROM changed) + (SELECT count(*) FROM fills) AS n`,
+        [
+          m.id,
+          at,
+          col(created, (o) => o.id),
+          col(created, (o) => o.userId),
+          col(created, (o) => o.side),
+          col(created, (o) => o.type),
+          col(created, (o) => o.price),
+          col(created, (o) => o.qty),
+          col(created, (o) => o.amount),
+          col(created, (o) => o.filledQty.toFixed()),
+          col(created, (o) => o.filledAmount.toFixed()),
+          col(created, (o) => o.fee.toFixed()),
+          col(created, (o) => o.frozen.toFixed()),
+          col(created, (o) => o.status),
+          col(created, (o) => o.cancelReason),
+          col(created, (o) => o.seq),
+          col(updated, (o) => o.id),
+          col(updated, (o) => o.filledQty.toFixed()),
+          col(updated, (o) => o.filledAmount.toFixed()),
+          col(updated, (o) => o.fee.toFixed()),
+          col(updated, (o) => o.frozen.toFixed()),
+          col(updated, (o) => o.status),
+          col(updated, (o) => o.cancelReason),
+          tradeIds,
+          tradeFees.map((f) => f.maker.userId),
+          tradeFees.map((f) => f.taker.userId),
+          tradeFees.map((f) => f.makerFee.toFixed()),
+          tradeFees.map((f) => f.takerFee.toFixed()),
+        ],
+      );
+      // The answers carry the final state of each order after the whole batch.
+      for (const req of batch) {
+        const out = outcome.get(req);
+        if (!out || !('ok' in out)) continue;
+        const o = req.kind === 'place' ? orderOf.get(req)! : changed.get(req.orderId)!;
+        outcome.set(req, { ok: toApi(o) });
+      }
+      return { recorded, touched: [...changed.values()] };
+    }
+
+    /** What a new order freezes: quote for buys (limit price × qty, the amount, or the sweep), base for sells. */
+    private freezeFor(p: PlaceInput): Dec {
+      const m = this.market;
+      if (p.side === 'sell') return qtyOf(m, p.lots);
+      if (p.type === 'limit') return amountOf(m, unitsOf(p.ticks, p.lots));
+      if (p.lots === 0) return amountOf(m, p.units);
+      return amountOf(m, this.book.sweepCost('buy', p.lots, p.userId).amount);
+    }
+
+    /** Applies the engine's events of one command to the orders and the postings. */
+    private events(
+      taker: Order,
+      changed: Map<number, Order>,
+      settlements: Posting[],
+      trades: TradeInput[],
+      tradeFees: TradeFee[],
+      now: number,
+    ): void {
+      const m = this.market;
+      for (const e of this.log.take() as EngineEvent[]) {
+        switch (e.type) {
+          case 'accepted':
+            taker.seq = e.seq;
+            break;
+          case 'fill': {
+            const maker = this.open.get(Number(e.makerId))!;
+            changed.set(maker.id, maker);
+            const qty = qtyOf(m, e.qty);
+            const value = amountOf(m, unitsOf(e.price, e.qty));
+            const buyer = maker.side === 'buy' ? maker : taker;
+            const seller = maker.side === 'buy' ? taker : maker;
+            const rate = (o: Order) => dec(o === maker ? m.makerFee : m.takerFee);
+            // Fees truncate to the currency's decimals: never more than the rate.
+            const buyerFee = dec(
+              truncateDecimal(qty.times(rate(buyer)).toFixed(), decimalsOf.get(m.baseCurrencyId)!),
+            );
+            const sellerFee = dec(
+              truncateDecimal(value.times(rate(seller)).toFixed(), decimalsOf.get(m.quoteCurrencyId)!),
+            );
+            const q = qty.toFixed();
+            const v = value.toFixed();
+            settlements.push({
+              reason: 'spot_fill',
+              refType: 'spot_order',
+              refId: taker.id,
+              legs: [
+                { account: spot(buyer.userId, m.quoteCurrencyId), frozen: `-${v}` },
+                {
+                  account: spot(seller.userId, m.quoteCurrencyId),
+                  available: value.minus(sellerFee).toFixed(),
+                },
+                { account: fees(m.quoteCurrencyId), available: sellerFee.toFixed() },
+                { account: spot(seller.userId, m.baseCurrencyId), frozen: `-${q}` },
+                { account: spot(buyer.userId, m.baseCurrencyId), available: qty.minus(buyerFee).toFixed() },
+                { account: fees(m.baseCurrencyId), available: buyerFee.toFixed() },
+              ],
+            });
+            buyer.frozen = buyer.frozen.minus(value);
+            seller.frozen = seller.frozen.minus(qty);
+            const fillEntries: OrderFill[] = [];
+            for (const [o, fee] of [
+              [buyer, buyerFee],
+              [seller, sellerFee],
+            ] as const) {
+              o.filledQty = o.filledQty.plus(qty);
+              o.filledAmount = o.filledAmount.plus(value);
+              o.fee = o.fee.plus(fee);
+              o.updatedAt = now;
+              const fill: OrderFill = {
+                id: '',
+                price: priceOf(m, e.price).toFixed(),
+                qty: q,
+                amount: v,
+                fee: fee.toFixed(),
+                fee_currency: feeCurrency(m, o.side),
+                role: o === maker ? 'maker' : 'taker',
+                time: now,
+              };
+              o.fills.push(fill);
+              fillEntries.push(fill);
+            }
+            trades.push({
+              marketId: m.id,
+              price: priceOf(m, e.price).toFixed(),
+              qty: q,
+              takerSide: taker.side,
+              makerOrderId: maker.id,
+              takerOrderId: taker.id,
+              at: now,
+            });
+            tradeFees.push({
+              maker,
+              taker,
+              makerFee: maker === buyer ? buyerFee : sellerFee,
+              takerFee: taker === buyer ? buyerFee : sellerFee,
+              fills: fillEntries,
+            });
+            break;
+          }
+          case 'rested':
+            this.open.set(taker.id, taker);
+            where.set(taker.id, this);
+            break;
+          case 'done': {
+            const o = e.id === taker.id ? taker : this.open.get(Number(e.id))!;
+            changed.set(o.id, o);
+            this.open.delete(o.id);
+            where.delete(o.id);
+            if (e.reason === 'filled') o.status = 'completed';
+            else if (e.reason === 'unfilled' && !o.filledQty.isZero()) o.status = 'completed';
+            else {
+              o.status = 'cancelled';
+              o.cancelReason = e.reason === 'cancelled' ? 'user' : e.reason;
+            }
+            o.updatedAt = now;
+            if (!o.frozen.isZero()) {
+              // What a finished order froze beyond what it used goes back.
+              const f = o.frozen.toFixed();
+              settlements.push({
+                reason: 'spot_release',
+                refType: 'spot_order',
+                refId: o.id,
+                legs: [
+                  {
+                    account: spot(o.userId, o.side === 'buy' ? m.quoteCurrencyId : m.baseCurrencyId),
+                    available: f,
+                    frozen: `-${f}`,
+                  },
+                ],
+              });
+              o.frozen = dec('0');
+            }
+            break;
+          }
+        }
+      }
+    }
+
+    depth(levels: number): Depth {
+      const d = this.book.depth(levels);
+      const conv = (l: { price: number; qty: number }) => ({
+        price: priceOf(this.market, l.price).toFixed(),
+        qty: qtyOf(this.market, l.qty).toFixed(),
+      });
+      return { bids: d.bids.map(conv), asks: d.asks.map(conv) };
+    }
+  }
+
+  function desk(m: Market): Desk {
+    const d = desks.get(m.id);
+    if (!d) throw new AppError('NOT_FOUND', 'spot.unknownMarket', { symbol: m.symbol }, 'symbol');
+    return d;
+  }
+
+  /** The rules of spec §8 that need no book: sides, types, the grid, the minimum. */
+  async function validate(userId: number, body: PlaceOrderBody): Promise<PlaceInput> {
+    const sideIn = (body.side ?? '').trim().toLowerCase();
+    if (sideIn !== 'buy' && sideIn !== 'sell') throw invalid('spot.sideInvalid', 'side');
+    const side: OrderSide = sideIn;
+    const typeIn = (body.type ?? '').trim().toLowerCase() || 'limit';
+    if (typeIn !== 'limit' && typeIn !== 'market') throw invalid('spot.typeInvalid', 'type');
+    const type: OrderType = typeIn;
+    if (!body.symbol?.trim()) throw invalid('spot.symbolRequired', 'symbol');
+    let m: Market;
+    try {
+      m = await market.market(body.symbol);
+    } catch {
+      throw new AppError('NOT_FOUND', 'spot.unknownMarket', { symbol: body.symbol.slice(0, 30) }, 'symbol');
+    }
+    const qtyRequired = side === 'buy' ? 'spot.qtyRequiredBuy' : 'spot.qtyRequiredSell';
+    const number = (v: string | undefined, field: string, requiredKey: string): string | null => {
+      const s = (v ?? '').trim();
+      if (s === '') return null;
+      const d = parseDecimal(s, { positive: true });
+      if (d === null)
+        throw invalid(requiredKey === qtyRequired ? 'spot.qtyInvalid' : `spot.${field}Invalid`, field);
+      if (dec(d).gte(MAX_INPUT)) throw invalid('spot.tooLarge', field);
+      return d;
+    };
+    const price = type === 'limit' ? number(body.price, 'price', 'spot.priceRequired') : null;
+    const qty = number(body.qty, 'qty', qtyRequired);
+    const amount =
+      type === 'market' && side === 'buy' ? number(body.amount, 'amount', 'spot.amountInvalid') : null;
+    if (qty !== null && amount !== null) throw invalid('spot.qtyOrAmount', 'qty');
+    if (qty === null && amount === null) throw invalid(qtyRequired, 'qty');
+    if (type === 'limit' && price === null) throw invalid('spot.priceRequired', 'price');
+    const quoteStep = amountOf(m, 1).toFixed();
+    let ticks = 0;
+    let lots = 0;
+    let units = 0;
+    if (price !== null) {
+      const t = toCount(price, m.tickSize);
+      if (t === null) throw invalid('spot.priceOffGrid', 'price', { step: m.tickSize });
+      ticks = t;
+    }
+    if (qty !== null) {
+      const l = toCount(qty, m.lotSize);
+      if (l === null) throw invalid('spot.qtyOffGrid', 'qty', { step: m.lotSize });
+      lots = l;
+    }
+    if (amount !== null) {
+      const u = toCount(amount, quoteStep);
+      if (u === null) throw invalid('spot.amountOffGrid', 'amount', { step: quoteStep });
+      units = u;
+    }
+    if (type === 'limit' && unitsOf(ticks, lots) > MAX_SAFE) throw invalid('spot.tooLarge', 'qty');
+    // The smallest order: a limit order's value, a market buy's amount. A market order by
+    // quantity is checked against what it would trade now (in the batch, see below).
+    const minimum = dec(m.minAmount);
+    const value = type === 'limit' ? amountOf(m, unitsOf(ticks, lots)) : amount !== null ? dec(amount) : null;
+    if (value?.lt(minimum))
+      throw new AppError(
+        'AMOUNT_BELOW_MINIMUM',
+        'spot.belowMinimum',
+        { min: m.minAmount, currency: m.quote },
+        type === 'limit' ? 'qty' : 'amount',
+      );
+    if (value === null) {
+      // Priced at the best opposite price of the book as it stands.
+      const d = desk(m);
+      const cost = d.book.sweepCost(side === 'buy' ? 'buy' : 'sell', lots, userId);
+      if (cost.qty > 0 && amountOf(m, cost.amount).lt(minimum))
+        throw new AppError(
+          'AMOUNT_BELOW_MINIMUM',
+          'spot.belowMinimum',
+          { min: m.minAmount, currency: m.quote },
+          'qty',
+        );
+    }
+    return { userId, market: m, side, type, price, qty, amount, ticks, lots, units };
+  }
+
+  async function orderFills(ids: number[]): Promise<Map<number, OrderFill[]>> {
+    const out = new Map<number, OrderFill[]>();
+    if (ids.length === 0) return out;
+    const rows = await db.query<{
+      id: string;
+      maker_order_id: string | null;
+      taker_order_id: string | null;
+      taker_side: OrderSide;
+      price: string;
+      qty: string;
+      amount: string;
+      maker_fee: string;
+      taker_fee: string;
+      t: string;
+      market_id: number;
+    }>(
+      `SELECT id::text, maker_order_id::text, taker_order_id::text, taker_side, price::text, qty::text,
+              amount::text, maker_fee::text, taker_fee::text, market_id,
+              (extract(epoch FROM created_at) * 1000)::bigint::text AS t
+         FROM trades WHERE maker_order_id = ANY($1::bigint[]) OR taker_order_id = ANY($1::bigint[])
+        ORDER BY id`,
+      [ids],
+    );
+    const wanted = new Set(ids);
+    const ms = await market.allMarkets();
+    for (const r of rows) {
+      const m = ms.find((x) => x.id === r.market_id)!;
+      for (const role of ['maker', 'taker'] as const) {
+        const oid = Number(role === 'maker' ? r.maker_order_id : r.taker_order_id);
+        if (!wanted.has(oid)) continue;
+        const side: OrderSide = role === 'taker' ? r.taker_side : r.taker_side === 'buy' ? 'sell' : 'buy';
+        const list = out.get(oid) ?? [];
+        list.push({
+          id: r.id,
+          price: canon(r.price),
+          qty: canon(r.qty),
+          amount: canon(r.amount),
+          fee: canon(role === 'maker' ? r.maker_fee : r.taker_fee),
+          fee_currency: feeCurrency(m, side),
+          role,
+          time: Number(r.t),
+        });
+        out.set(oid, list);
+      }
+    }
+    return out;
+  }
+
+  const service = {
+    /** Loads the markets and rebuilds every book from the open orders (recovery). */
+    start(): Promise<void> {
+      ready ??= (async () => {
+        for (const r of await db.query<{ id: number; decimals: number }>(
+          'SELECT id, decimals FROM currencies',
+        ))
+          decimalsOf.set(r.id, r.decimals);
+        for (const m of await market.allMarkets()) {
+          const d = new Desk(m);
+          await d.restore();
+          desks.set(m.id, d);
+        }
+        market.setDepthProvider((m, levels) => desks.get(m.id)?.depth(levels) ?? { bids: [], asks: [] });
+      })();
+      return ready;
+    },
+
+    /** Waits for every queued request to be answered, then refuses new ones. */
+    async stop(): Promise<void> {
+      closed = true;
+      await Promise.all([...desks.values()].map((d) => d.idle()));
+    },
+
+    async place(userId: number, body: PlaceOrderBody): Promise<SpotOrder> {
+      await service.start();
+      const input = await validate(userId, body);
+      if (closed) throw new AppError('CONFLICT', 'spot.retry');
+      return new Promise((resolve, reject) =>
+        desk(input.market).enqueue({ kind: 'place', input, resolve, reject }),
+      );
+    },
+
+    async cancel(userId: number, body: CancelOrderBody): Promise<SpotOrder> {
+      await service.start();
+      const s = (body.id ?? '').trim();
+      if (!/^\d{1,15}$/.test(s)) throw invalid('spot.orderIdInvalid', 'id');
+      const orderId = Number(s);
+      const d = where.get(orderId);
+      if (!d || d.open.get(orderId)?.userId !== userId) {
+        const [row] = await db.query<{ user_id: number; status: OrderStatus }>(
+          'SELECT user_id, status FROM spot_orders WHERE id = $1',
+          [orderId],
+        );
+        // Someone else's order is answered as unknown: ids are not a way to learn about others.
+        if (!row || row.user_id !== userId) throw new AppError('NOT_FOUND', 'spot.orderNotFound', {}, 'id');
+        throw new AppError('CONFLICT', 'spot.orderFinished', {}, 'id');
+      }
+      if (closed) throw new AppError('CONFLICT', 'spot.retry');
+      return new Promise((resolve, reject) =>
+        d.enqueue({ kind: 'cancel', userId, orderId, resolve, reject }),
+      );
+    },
+
+    /** Resting orders of a user on a market (the market maker refreshes its quotes with it). */
+    openOrders(userId: number, marketId: number): { id: number; side: OrderSide; price: string }[] {
+      const d = desks.get(marketId);
+      if (!d) return [];
+      return [...d.open.values()]
+        .filter((o) => o.userId === userId)
+        .map((o) => ({ id: o.id, side: o.side, price: o.price! }));
+    },
+
+    async list(userId: number, query: OrderListQuery): Promise<SpotOrderPage> {
+      const paging = parsePaging(query);
+      const statuses = (query.status ?? '')
+        .split(',')
+        .map((s) => s.trim().toLowerCase())
+        .filter(Boolean);
+      for (const s of statuses)
+        if (!(ORDER_STATUSES as readonly string[]).includes(s)) throw invalid('spot.statusInvalid', 'status');
+      const ms = await market.allMarkets();
+      let marketId: number | null = null;
+      if (query.symbol?.trim()) {
+        const m = await market.market(query.symbol).catch(() => {
+          throw new AppError(
+            'NOT_FOUND',
+            'spot.unknownMarket',
+            { symbol: query.symbol!.slice(0, 30) },
+            'symbol',
+          );
+        });
+        marketId = m.id;
+      }
+      const params = [userId, statuses.length ? statuses : [...ORDER_STATUSES], marketId];
+      const where = 'WHERE user_id = $1 AND status = ANY($2::text[]) AND ($3::int IS NULL OR market_id = $3)';
+      const { rows, total } = await pageOf<OrderRow>(
+        db,
+        {
+          count: `SELECT count(*)::int AS n FROM spot_orders ${where}`,
+          list: `SELECT ${ORDER_COLUMNS} FROM spot_orders ${where} ORDER BY id DESC`,
+        },
+        params,
+        paging,
+      );
+      const fills = await orderFills(rows.map((r) => Number(r.id)));
+      const list = rows.map((r) => {
+        const o = fromRow(r, ms.find((m) => m.id === r.market_id)!);
+        o.fills = fills.get(o.id) ?? [];
+        return toApi(o);
+      });
+      return { list, page: paging.page, limit: paging.limit, total };
+    },
+
+    /** Every queued request answered (tests). */
+    async idle(): Promise<void> {
+      await Promise.all([...desks.values()].map((d) => d.idle()));
+    },
+
+    /** A market's book in engine units (tests compare books across restarts). */
+    depthOf(marketId: number, levels = 1000): Depth {
+      return desks.get(marketId)?.depth(levels) ?? { bids: [], asks: [] };
+    },
+  };
+  return service;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    spot: SpotService;
+  }
+}

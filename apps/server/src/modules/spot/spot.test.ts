@@ -1,0 +1,368 @@
+import type { SpotOrder } from '@verdant/api';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { type Harness, registerByEmail, startHarness } from '../../test/harness.ts';
+import {
+  BTC,
+  cancel,
+  fund,
+  houseFees,
+  ledgerClean,
+  list,
+  place,
+  request,
+  spotBalance,
+  USDT,
+} from './test-helpers.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(() => h.close());
+afterEach(async () => {
+  // every scenario leaves the ledger provably whole and the BTC/USDT book empty
+  expect(await ledgerClean(h)).toEqual([]);
+  expect(h.app.spot.depthOf(1)).toEqual({ bids: [], asks: [] });
+});
+
+async function trader(usdt?: string, btc?: string) {
+  const u = await registerByEmail(h);
+  if (usdt) await fund(h.app, u.user.id, USDT, usdt);
+  if (btc) await fund(h.app, u.user.id, BTC, btc);
+  return { id: u.user.id, token: u.token };
+}
+
+const ok = (r: { status: number; body: { type: string; message: string; data: SpotOrder } }) => {
+  expect(
+    r.body.message === 'Order placed' || r.body.message === 'Order cancelled' ? r.status : r.body.message,
+  ).toBe(200);
+  return r.body.data;
+};
+
+describe('POST coin/trade: freeze, settle, fees, release', () => {
+  it('freezes a limit buy, settles a crossing sell at the maker price with both fees, and releases on cancel', async () => {
+    const b = await trader('1000');
+    const s = await trader(undefined, '1');
+    const feesUsdt = await houseFees(h.app, USDT);
+    const feesBtc = await houseFees(h.app, BTC);
+
+    const bid = ok(await place(h.app, b.token, { side: 'buy', type: 'limit', price: '60000', qty: '0.01' }));
+    expect(bid).toMatchObject({
+      status: 'waiting',
+      price: '60000',
+      qty: '0.01',
+      filled_qty: '0',
+      fee_currency: 'BTC',
+    });
+    expect(await spotBalance(h.app, b.id, USDT)).toEqual({ available: '400', frozen: '600' });
+
+    const ask = ok(
+      await place(h.app, s.token, { side: 'sell', type: 'limit', price: '59000', qty: '0.004' }),
+    );
+    expect(ask).toMatchObject({
+      status: 'completed',
+      filled_qty: '0.004',
+      filled_amount: '240',
+      avg_price: '60000',
+      fee: '0.24',
+      fee_currency: 'USDT',
+    });
+    expect(ask.fills).toHaveLength(1);
+    expect(ask.fills[0]).toMatchObject({
+      price: '60000',
+      qty: '0.004',
+      amount: '240',
+      fee: '0.24',
+      role: 'taker',
+    });
+    expect(await spotBalance(h.app, s.id, USDT)).toEqual({ available: '239.76', frozen: '0' });
+    expect(await spotBalance(h.app, s.id, BTC)).toEqual({ available: '0.996', frozen: '0' });
+    expect(await spotBalance(h.app, b.id, BTC)).toEqual({ available: '0.003996', frozen: '0' });
+    expect(await spotBalance(h.app, b.id, USDT)).toEqual({ available: '400', frozen: '360' });
+    expect(Number(await houseFees(h.app, USDT)) - Number(feesUsdt)).toBeCloseTo(0.24, 10);
+    expect(Number(await houseFees(h.app, BTC)) - Number(feesBtc)).toBeCloseTo(0.000004, 12);
+
+    const done = ok(await cancel(h.app, b.token, bid.id));
+    expect(done).toMatchObject({
+      status: 'cancelled',
+      cancel_reason: 'user',
+      filled_qty: '0.004',
+      fee: '0.000004',
+    });
+    expect(await spotBalance(h.app, b.id, USDT)).toEqual({ available: '760', frozen: '0' });
+
+    const again = await cancel(h.app, b.token, bid.id);
+    expect([again.status, again.body.message]).toEqual([409, 'This order is already completed or cancelled']);
+
+    const page = (await list(h.app, b.token, { status: 'cancelled' })).body.data;
+    expect(page.total).toBe(1);
+    expect(page.list[0]).toMatchObject({ id: bid.id, status: 'cancelled', fee: '0.000004' });
+    expect(page.list[0]!.fills).toEqual([
+      expect.objectContaining({
+        price: '60000',
+        qty: '0.004',
+        fee: '0.000004',
+        fee_currency: 'BTC',
+        role: 'maker',
+      }),
+    ]);
+    const trades = await h.app.ctx.db.query<{ maker_fee: string; taker_fee: string; maker_user_id: number }>(
+      'SELECT maker_fee::text, taker_fee::text, maker_user_id FROM trades WHERE taker_order_id = $1',
+      [ask.id],
+    );
+    expect(trades.map((t) => [Number(t.maker_fee), Number(t.taker_fee), t.maker_user_id])).toEqual([
+      [0.000004, 0.24, b.id],
+    ]);
+  });
+
+  it('a buy that trades below its limit gets the difference back when it finishes', async () => {
+    const s = await trader(undefined, '0.01');
+    const b = await trader('600');
+    ok(await place(h.app, s.token, { side: 'sell', price: '59000', qty: '0.01' }));
+    const o = ok(await place(h.app, b.token, { side: 'buy', price: '60000', qty: '0.01' }));
+    expect(o).toMatchObject({ status: 'completed', filled_amount: '590', fee: '0.00001' });
+    expect(await spotBalance(h.app, b.id, USDT)).toEqual({ available: '10', frozen: '0' });
+    expect(await spotBalance(h.app, b.id, BTC)).toEqual({ available: '0.00999', frozen: '0' });
+    expect(await spotBalance(h.app, s.id, USDT)).toEqual({ available: '589.41', frozen: '0' });
+    expect(await spotBalance(h.app, s.id, BTC)).toEqual({ available: '0', frozen: '0' });
+  });
+
+  it('market buy by amount: whole lots only, the dust released', async () => {
+    const s = await trader(undefined, '0.004');
+    const b = await trader('150');
+    ok(await place(h.app, s.token, { side: 'sell', price: '50000', qty: '0.002' }));
+    const rest = ok(await place(h.app, s.token, { side: 'sell', price: '50001', qty: '0.002' }));
+    const o = ok(await place(h.app, b.token, { side: 'buy', type: 'market', amount: '150' }));
+    // 0.002 at 50000 = 100; 50 buys 99 lots at 50001 = 49.50099; 0.49901 comes back
+    expect(o).toMatchObject({ status: 'completed', qty: null, amount: '150', filled_qty: '0.00299' });
+    expect(o.fills.map((f) => [f.price, f.qty, f.fee])).toEqual([
+      ['50000', '0.002', '0.000002'],
+      ['50001', '0.00099', '0.00000099'],
+    ]);
+    expect(await spotBalance(h.app, b.id, USDT)).toEqual({ available: '0.49901', frozen: '0' });
+    expect(await spotBalance(h.app, b.id, BTC)).toEqual({ available: '0.00298701', frozen: '0' });
+    ok(await cancel(h.app, s.token, rest.id));
+    expect(await spotBalance(h.app, s.id, BTC)).toEqual({ available: '0.00101', frozen: '0' });
+  });
+
+  it('market sell takes what the bids offer; the rest is released and the order completed', async () => {
+    const b = await trader('40');
+    const s = await trader(undefined, '0.002');
+    ok(await place(h.app, b.token, { side: 'buy', price: '40000', qty: '0.001' }));
+    const o = ok(await place(h.app, s.token, { side: 'sell', type: 'market', qty: '0.002' }));
+    expect(o).toMatchObject({ status: 'completed', filled_qty: '0.001', filled_amount: '40', fee: '0.04' });
+    expect(await spotBalance(h.app, s.id, BTC)).toEqual({ available: '0.001', frozen: '0' });
+    expect(await spotBalance(h.app, s.id, USDT)).toEqual({ available: '39.96', frozen: '0' });
+  });
+
+  it('market buy by quantity freezes what the book costs; into an empty book it is cancelled unfilled', async () => {
+    const s = await trader(undefined, '0.001');
+    const b = await trader('45');
+    ok(await place(h.app, s.token, { side: 'sell', price: '45000', qty: '0.001' }));
+    const o = ok(await place(h.app, b.token, { side: 'buy', type: 'market', qty: '0.001' }));
+    expect(o).toMatchObject({ status: 'completed', filled_qty: '0.001', filled_amount: '45' });
+    expect(await spotBalance(h.app, b.id, USDT)).toEqual({ available: '0', frozen: '0' });
+    const none = ok(await place(h.app, b.token, { side: 'buy', type: 'market', qty: '0.001' }));
+    expect(none).toMatchObject({ status: 'cancelled', cancel_reason: 'unfilled', filled_qty: '0' });
+  });
+
+  it('self-trade: the resting order of the same user is cancelled, the new one rests', async () => {
+    const u = await trader('100', '0.001');
+    const sell = ok(await place(h.app, u.token, { side: 'sell', price: '61000', qty: '0.001' }));
+    const buy = ok(await place(h.app, u.token, { side: 'buy', price: '61000', qty: '0.001' }));
+    expect(buy.status).toBe('waiting');
+    const [gone] = (await list(h.app, u.token, { status: 'cancelled' })).body.data.list;
+    expect(gone).toMatchObject({ id: sell.id, cancel_reason: 'self_trade' });
+    expect(await spotBalance(h.app, u.id, BTC)).toEqual({ available: '0.001', frozen: '0' });
+    ok(await cancel(h.app, u.token, buy.id));
+    expect(await spotBalance(h.app, u.id, USDT)).toEqual({ available: '100', frozen: '0' });
+  });
+});
+
+describe('POST coin/trade: the rules of spec §8', () => {
+  const cases: [string, Record<string, string>, number, string][] = [
+    ['buy without quantity', { side: 'buy', price: '100' }, 400, 'Please enter purchase quantity'],
+    ['sell without quantity', { side: 'sell', price: '100' }, 400, 'Please enter the sold quantity'],
+    ['market buy with nothing', { side: 'buy', type: 'market' }, 400, 'Please enter purchase quantity'],
+    ['limit without price', { side: 'buy', qty: '1' }, 400, 'Please enter the price'],
+    [
+      'price off the tick grid',
+      { side: 'buy', price: '100.001', qty: '1' },
+      400,
+      'The price must be a multiple of 0.01',
+    ],
+    [
+      'qty off the lot grid',
+      { side: 'sell', price: '100', qty: '0.000001' },
+      400,
+      'The quantity must be a multiple of 0.00001',
+    ],
+    [
+      'below the minimum',
+      { side: 'buy', price: '100', qty: '0.01' },
+      400,
+      'The order is below the minimum amount of 5 USDT',
+    ],
+    [
+      'market buy below the minimum',
+      { side: 'buy', type: 'market', amount: '4' },
+      400,
+      'The order is below the minimum amount of 5 USDT',
+    ],
+    [
+      'both qty and amount',
+      { side: 'buy', type: 'market', qty: '1', amount: '10' },
+      400,
+      'Enter a quantity or an amount, not both',
+    ],
+    ['not a number', { side: 'buy', price: 'abc', qty: '1' }, 400, 'The price must be a number above zero'],
+    [
+      'negative qty',
+      { side: 'sell', price: '100', qty: '-1' },
+      400,
+      'The quantity must be a number above zero',
+    ],
+    ['bad side', { side: 'hold', price: '100', qty: '1' }, 400, 'Please choose buy or sell'],
+    [
+      'bad type',
+      { side: 'buy', type: 'stop', price: '100', qty: '1' },
+      400,
+      'The order type must be limit or market',
+    ],
+    [
+      'unknown market',
+      { symbol: 'foousdt', side: 'buy', price: '100', qty: '1' },
+      404,
+      'This market does not exist: foousdt',
+    ],
+    ['insufficient balance', { side: 'buy', price: '100', qty: '1' }, 400, 'Insufficient balance'],
+    [
+      'insufficient sellable balance',
+      { side: 'sell', price: '100', qty: '1' },
+      400,
+      'Insufficient sellable balance',
+    ],
+  ];
+  it.each(cases)('%s: a clear error, nothing changed', async (_name, body, status, message) => {
+    const u = await trader();
+    const r = await place(h.app, u.token, body);
+    expect([r.status, r.body.type, r.body.message]).toEqual([status, 'error', message]);
+    expect(await spotBalance(h.app, u.id, USDT)).toEqual({ available: '0', frozen: '0' });
+    const [n] = await h.app.ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM spot_orders WHERE user_id = $1',
+      [u.id],
+    );
+    expect(n!.n).toBe(0);
+  });
+
+  it('speaks the user’s language', async () => {
+    const u = await trader();
+    const r = await place(h.app, u.token, { side: 'buy', price: '100' }, 'zh');
+    expect(r.body.message).toBe('请输入买入数量');
+    const th = await place(h.app, u.token, { side: 'sell', price: '100', qty: '1' }, 'th');
+    expect(th.body.message).toBe('ยอดที่ขายได้ไม่เพียงพอ');
+  });
+
+  it('asks to log in (999) on every spot path', async () => {
+    for (const [method, path] of [
+      ['POST', 'coin/trade'],
+      ['PUT', 'coin/trade'],
+      ['GET', 'coin/list'],
+    ] as const) {
+      const r = await request(h.app, method, path, { id: '1', side: 'buy' });
+      expect([r.status, r.body.type, r.body.code]).toEqual([401, '999', 999]);
+    }
+  });
+
+  it("cannot cancel someone else's order, nor an unknown id", async () => {
+    const a = await trader('100');
+    const b = await trader();
+    const o = ok(await place(h.app, a.token, { side: 'buy', price: '1000', qty: '0.01' }));
+    for (const id of [o.id, '99999999']) {
+      const r = await cancel(h.app, b.token, id);
+      expect([r.status, r.body.message]).toEqual([404, 'This order does not exist']);
+    }
+    const bad = await cancel(h.app, b.token, 'x1');
+    expect([bad.status, bad.body.message]).toEqual([400, 'The order id is not valid']);
+    ok(await cancel(h.app, a.token, o.id));
+    expect(await spotBalance(h.app, a.id, USDT)).toEqual({ available: '100', frozen: '0' });
+  });
+});
+
+describe('concurrency', () => {
+  it('two orders at once against funds for one: exactly one is accepted', async () => {
+    const u = await trader('600');
+    const body = { side: 'buy', price: '30000', qty: '0.02' };
+    const [x, y] = await Promise.all([place(h.app, u.token, body), place(h.app, u.token, body)]);
+    const statuses = [x.status, y.status].sort();
+    expect(statuses).toEqual([200, 400]);
+    expect([x, y].find((r) => r.status === 400)!.body.message).toBe('Insufficient balance');
+    expect(await spotBalance(h.app, u.id, USDT)).toEqual({ available: '0', frozen: '600' });
+    const id = [x, y].find((r) => r.status === 200)!.body.data.id;
+    // double cancel at once: one cancels, the other is told the order is finished
+    const [c1, c2] = await Promise.all([cancel(h.app, u.token, id), cancel(h.app, u.token, id)]);
+    expect([c1.status, c2.status].sort()).toEqual([200, 409]);
+    expect(await spotBalance(h.app, u.id, USDT)).toEqual({ available: '600', frozen: '0' });
+  });
+
+  it('many users trading at once: every unit accounted for', async () => {
+    const users = await Promise.all(Array.from({ length: 6 }, () => trader('10000', '1')));
+    const orders = users.flatMap((u, i) =>
+      Array.from({ length: 10 }, (_, k) =>
+        place(h.app, u.token, {
+          side: (i + k) % 2 === 0 ? 'buy' : 'sell',
+          price: String(50000 + ((i * 7 + k * 3) % 11) * 10),
+          qty: '0.001',
+        }),
+      ),
+    );
+    const results = await Promise.all(orders);
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    for (const u of users) {
+      const open = (await list(h.app, u.token, { status: 'waiting', limit: '100' })).body.data.list;
+      for (const o of open) ok(await cancel(h.app, u.token, o.id));
+      const usdt = await spotBalance(h.app, u.id, USDT);
+      const btc = await spotBalance(h.app, u.id, BTC);
+      expect([usdt.frozen, btc.frozen]).toEqual(['0', '0']);
+    }
+    const [sum] = await h.app.ctx.db.query<{ n: string }>(
+      `SELECT sum(available + frozen)::text AS n FROM ledger_accounts WHERE currency_id = $1`,
+      [BTC],
+    );
+    expect(Number(sum!.n)).toBe(0);
+  });
+});
+
+describe('GET coin/list', () => {
+  it('pages, filters by status and market, and refuses an unknown status', async () => {
+    const u = await trader('100');
+    const a = ok(await place(h.app, u.token, { side: 'buy', price: '1000', qty: '0.01' }));
+    const b = ok(await place(h.app, u.token, { side: 'buy', price: '1001', qty: '0.01' }));
+    ok(await cancel(h.app, u.token, a.id));
+    const waiting = (await list(h.app, u.token, { status: 'waiting', symbol: 'BTC/USDT' })).body.data;
+    expect(waiting.list.map((o) => o.id)).toEqual([b.id]);
+    const both = (await list(h.app, u.token, { status: 'waiting,cancelled', limit: '1' })).body.data;
+    expect([both.total, both.list.length, both.list[0]!.id]).toEqual([2, 1, b.id]);
+    const bad = await list(h.app, u.token, { status: 'open' });
+    expect([bad.status, bad.body.message]).toEqual([
+      400,
+      'The status must be waiting, completed or cancelled',
+    ]);
+    ok(await cancel(h.app, u.token, b.id));
+  });
+
+  it('currency/deal shows the real book', async () => {
+    const u = await trader('100');
+    const o = ok(await place(h.app, u.token, { side: 'buy', price: '1234.56', qty: '0.01' }));
+    const deal = await request<{ depth: { bids: { price: string; qty: string }[] } }>(
+      h.app,
+      'GET',
+      'currency/deal',
+      {
+        symbol: 'btcusdt',
+      },
+    );
+    expect(deal.body.data.depth.bids).toEqual([{ price: '1234.56', qty: '0.01' }]);
+    ok(await cancel(h.app, u.token, o.id));
+  });
+});
