@@ -7,6 +7,9 @@
  * Sections (later issues add more):
  *   first load — gzipped JS and CSS that /h5/ (Home) fetches before it is interactive, measured
  *                by loading the built app from a real server in headless Chromium.
+ *   http-orders — spot orders placed over loopback HTTP through the whole path (session,
+ *                validation, freeze, engine, batched commit) on a server in a child process,
+ *                on a fresh PGlite folder and on PostgreSQL (DATABASE_URL, default the local server).
  *   engine     — the matching engine beside the npm package nodejs-order-book on one seeded
  *                command stream: throughput of both, their ratio, our per-command latency.
  */
@@ -18,7 +21,7 @@ const onlyAt = args.indexOf('--only');
 const onlyArg =
   args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (onlyAt >= 0 ? args[onlyAt + 1] : '');
 const only = new Set((onlyArg ?? '').split(',').filter(Boolean));
-const SECTIONS = ['first-load', 'engine'];
+const SECTIONS = ['first-load', 'engine', 'http-orders'];
 for (const s of only) {
   if (!SECTIONS.includes(s)) {
     console.error(`Unknown section "${s}": choose among ${SECTIONS.join(', ')}`);
@@ -78,6 +81,27 @@ if (runs('engine')) {
   console.log(
     `     with the timers the same stream ran at ${(e.timedOpsPerS / 1e6).toFixed(2)} M commands/s)`,
   );
+}
+
+if (runs('http-orders')) {
+  const { httpOrdersBench } = await import('./bench/http-orders.ts');
+  const url = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  console.log('\nSpot orders over HTTP: limit orders from 200 users on 100 keep-alive connections, loopback');
+  for (const db of ['pglite', 'postgres'] as const) {
+    const target = db === 'pglite' ? 1000 : 5000;
+    try {
+      const r = await httpOrdersBench({ db, url });
+      figures[`http_orders_per_s_${db}`] = Math.round(r.ordersPerS);
+      figures[`http_p50_ms_${db}`] = Number(r.p50Ms.toFixed(2));
+      figures[`http_p99_ms_${db}`] = Number(r.p99Ms.toFixed(2));
+      console.log(
+        `  ${db.padEnd(8)} ${Math.round(r.ordersPerS).toLocaleString('en').padStart(6)} orders/s  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  ` +
+          `(${r.orders.toLocaleString('en')} orders, ${r.trades.toLocaleString('en')} trades, ${r.errors} errors; target ≥ ${target.toLocaleString('en')}/s: ${r.ordersPerS >= target ? 'met' : 'NOT met'})`,
+      );
+    } catch (e) {
+      console.log(`  ${db}: not measured (${(e as Error).message.split('\n')[0]})`);
+    }
+  }
 }
 
 if (json) console.log(JSON.stringify(figures));
