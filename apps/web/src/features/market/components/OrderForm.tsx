@@ -204,7 +204,7 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
 
       <div className="v-order-form__pcts">
         {SHORTCUTS.map((p) => (
-          <button key={p} type="button" className="v-seg" onClick={() => shortcut(p)}>
+          <button key={p} type="button" className="v-seg v-order-form__pct" onClick={() => shortcut(p)}>
             {p}%
           </button>
         ))}
@@ -219,6 +219,7 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
               : formatDecimal(
                   available,
                   side === 'buy' ? quoteDecimals : (baseBalance?.decimals ?? market.amount_decimals),
+                  false,
                 )}{' '}
             {payCoin}
           </dd>
