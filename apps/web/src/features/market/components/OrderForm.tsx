@@ -1,5 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MarketTicker, OrderSide, OrderType } from '@verdant/api';
+import { mulDecimal } from '@verdant/engine';
 import { Button, Dialog, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -8,7 +9,15 @@ import { formatDecimal } from '../../../shared/markets';
 import { cleanAmountInput, isGreater, isZero, parseAmount } from '../../../shared/money';
 import { showToast } from '../../../shared/toast';
 import { placeOrder, spotBalancesQuery, tradeKeys } from '../api';
-import { buyQuantity, feePercent, orderValue, percentOf, sellQuantity, stepDecimals } from '../trade-math';
+import {
+  buyQuantity,
+  feePercent,
+  floorToStep,
+  orderValue,
+  percentOf,
+  sellQuantity,
+  stepDecimals,
+} from '../trade-math';
 
 const SHORTCUTS = [25, 50, 75, 100] as const;
 
@@ -55,7 +64,10 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
 
   const shortcut = (pct: number) => {
     if (byAmount) {
-      setAmount(percentOf(available, pct, quoteDecimals));
+      // a market buy's amount is a multiple of tick × lot (the server's grid, docs/decisions.md)
+      setAmount(
+        floorToStep(percentOf(available, pct, quoteDecimals), mulDecimal(market.tick_size, market.lot_size)),
+      );
       return;
     }
     if (side === 'sell') {
