@@ -57,7 +57,7 @@ const fake = vi.hoisted(() => {
   return { state, chart, socket, push, handlers };
 });
 
-vi.mock('klinecharts', () => ({ init: () => fake.chart, dispose: () => {} }));
+vi.mock('klinecharts', () => ({ init: () => fake.chart, dispose: () => {}, registerLocale: () => {} }));
 vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
 
 const { closeSocket } = await import('../../shared/socket');

@@ -12,6 +12,7 @@ import {
   init,
   type KLineData,
   type Period,
+  registerLocale,
   type Styles,
 } from 'klinecharts';
 import { useEffect, useRef, useState } from 'react';
@@ -140,7 +141,18 @@ export default function CandleChart({
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    const c = init(el, { locale: lang === 'zh' || lang === 'hk' ? 'zh-CN' : 'en-US' });
+    // the chart's own labels (crosshair tooltip) in the app's language
+    const locale = `verdant-${lang}`;
+    const words = ['time', 'open', 'high', 'low', 'close', 'volume', 'change', 'turnover'] as const;
+    const units = ['second', 'minute', 'hour', 'day', 'week', 'month', 'year'] as const;
+    registerLocale(
+      locale,
+      Object.fromEntries([...words, ...units].map((k) => [k, t(`market.chart.${k}`)])) as Record<
+        (typeof words)[number] | (typeof units)[number],
+        string
+      >,
+    );
+    const c = init(el, { locale });
     if (!c) return;
     chart.current = c;
     c.setDataLoader({
@@ -178,7 +190,7 @@ export default function CandleChart({
       dispose(el);
       chart.current = null;
     };
-  }, [lang]);
+  }, [lang, t]);
 
   // symbol, interval and theme: restyle and reload; attempt ("try again") reloads the same; lang
   // re-creates the chart, which then needs all of it again
