@@ -46,7 +46,8 @@ export async function startHarness(
   const url = process.env.DATABASE_URL;
   const schema = url ? `test_${randomBytes(6).toString('hex')}` : undefined;
   const config = loadConfig(
-    { ...process.env, DATA_DIR: dataDir },
+    // the house market maker stays off unless a test turns it on (it quotes once a server listens)
+    { ...process.env, DATA_DIR: dataDir, MARKET_MAKER: '0' },
     {
       databaseSchema: schema,
       smtpUrl: outbox.smtpUrl,

@@ -426,7 +426,24 @@ export function createSpotService(
                   ? this.book.placeMarketBuyAmount(order.id, p.userId, frozenUnits)
                   : this.book.placeMarket(order.id, p.userId, 'buy', p.lots);
           }
-          if (reject !== null) throw new Error(`spot: engine refused order ${order.id}: ${reject}`);
+          if (reject !== null) {
+            // The engine refused it (a book total would pass its integer range): this order
+            // alone fails, its freeze is given back in this same transaction, the batch goes on.
+            log.warn({ order: order.id, reject }, 'spot: engine refused an order');
+            if (!order.frozen.isZero()) {
+              const f = order.frozen.toFixed();
+              const currency = order.side === 'buy' ? m.quoteCurrencyId : m.baseCurrencyId;
+              settlements.push({
+                reason: 'spot_release',
+                refType: 'spot_order',
+                refId: order.id,
+                legs: [{ account: spot(order.userId, currency), available: f, frozen: `-${f}` }],
+              });
+            }
+            this.log.take();
+            outcome.set(req, { err: invalid('spot.tooLarge', 'qty') });
+            continue;
+          }
           created.push(order);
           changed.set(order.id, order);
           this.events(order, changed, settlements, trades, tradeFees, now);
