@@ -43,19 +43,50 @@ export async function createSession(q: Queryable, userId: number, req: FastifyRe
   return token;
 }
 
+/**
+ * Live sessions seen in the last few seconds, so an authenticated request costs no database
+ * round trip (and no write) on every call: order placement is many small requests. A session
+ * is looked up again, and its last_seen_at written, once per SESSION_CACHE_MS. Revoking drops
+ * the cache entries at once, and for a short while afterwards nothing of that user or token is
+ * cached, so a lookup racing an uncommitted revoke can't keep a dead session alive. One server
+ * process owns the database (see docs/decisions.md), so no other process revokes behind it.
+ */
+export const SESSION_CACHE_MS = 5_000;
+const cached = new Map<string, { user: SessionUser; until: number }>();
+const revokedUsers = new Map<number, number>();
+const revokedTokens = new Map<string, number>();
+
+function forget(match: (hash: string, user: SessionUser) => boolean): void {
+  for (const [hash, entry] of cached) if (match(hash, entry.user)) cached.delete(hash);
+}
+
+function recentlyRevoked(hash: string, userId: number, now: number): boolean {
+  const quiet = now - 2 * SESSION_CACHE_MS;
+  for (const m of [revokedUsers, revokedTokens] as Map<unknown, number>[])
+    for (const [k, at] of m) if (at < quiet) m.delete(k);
+  return revokedTokens.has(hash) || revokedUsers.has(userId);
+}
+
 export async function revokeSession(q: Queryable, tokenHash: string): Promise<void> {
+  revokedTokens.set(tokenHash, Date.now());
+  cached.delete(tokenHash);
   await q.query('UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [
     tokenHash,
   ]);
 }
 
 export async function revokeAllSessions(q: Queryable, userId: number): Promise<void> {
+  revokedUsers.set(userId, Date.now());
+  forget((_, u) => u.id === userId);
   await q.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
 }
 
 /** The live session a token belongs to, or null. */
 export async function findSession(q: Queryable, token: string): Promise<SessionUser | null> {
   const hash = hashToken(token);
+  const now = Date.now();
+  const hit = cached.get(hash);
+  if (hit && hit.until > now) return hit.user;
   const [row] = await q.query<{ user_id: number }>(
     `UPDATE sessions s SET last_seen_at = now()
        FROM users u
@@ -63,7 +94,16 @@ export async function findSession(q: Queryable, token: string): Promise<SessionU
       RETURNING s.user_id`,
     [hash],
   );
-  return row ? { id: row.user_id, tokenHash: hash } : null;
+  if (!row) {
+    cached.delete(hash);
+    return null;
+  }
+  const user = { id: row.user_id, tokenHash: hash };
+  if (!recentlyRevoked(hash, user.id, Date.now())) {
+    if (cached.size > 100_000) cached.clear(); // a bound, not a policy: entries are cheap to rebuild
+    cached.set(hash, { user, until: now + SESSION_CACHE_MS });
+  }
+  return user;
 }
 
 /** preHandler for protected routes: answers 999 without a live session. */

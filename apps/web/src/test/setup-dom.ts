@@ -1,7 +1,8 @@
 import '../shared/antd-react19';
 import { cleanup, configure } from '@testing-library/react';
+import Dialog from 'antd-mobile/es/components/dialog';
 import Toast from 'antd-mobile/es/components/toast';
-import { afterEach, beforeAll, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, vi } from 'vitest';
 import { initI18n } from '../shared/i18n';
 
 // Lazy pages are compiled on first use in tests; give them time to arrive.
@@ -17,8 +18,18 @@ beforeAll(async () => {
 
 afterEach(() => {
   cleanup();
+  Dialog.clear();
   Toast.clear();
   window.localStorage.clear();
   vi.unstubAllGlobals();
   vi.useRealTimers();
+});
+
+// Dialogs and toasts render into roots of their own, which cleanup() doesn't know, and unmount
+// them when their closing animation ends. Let that happen before the DOM is torn down, or React
+// finishes the work on a document that no longer exists ("window is not defined").
+afterAll(async () => {
+  Dialog.clear();
+  Toast.clear();
+  await new Promise((resolve) => setTimeout(resolve, 500));
 });

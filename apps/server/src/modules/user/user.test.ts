@@ -370,6 +370,9 @@ describe('change login password (user/e_pwd)', () => {
       account: u.email,
       password: u.password,
     });
+    // both sessions in use (and so in the server's session cache) before the change
+    for (const token of [u.token, other.body.data.token])
+      expect((await h.call('GET', 'user/center', undefined, { token })).body.type).toBe('ok');
     const call = (b: Record<string, string>) => h.call('POST', 'user/e_pwd', b, { token: u.token });
     expect((await call({ password: 'newpass1', re_password: 'newpass1' })).body.message).toBe(
       'Please enter the old password',
