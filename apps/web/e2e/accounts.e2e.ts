@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { launchBrowser, startOutbox, startServer } from './support.ts';
+import { eventually, launchBrowser, startOutbox, startServer } from './support.ts';
 
 // Texts come from the app's own locale files, so the test reads the screen as a user would.
 const locale = (l: string) =>
@@ -37,18 +37,6 @@ afterAll(async () => {
   await mailbox?.close();
 });
 
-/** Retries `fn` until it stops throwing: delivery over SMTP takes a moment. */
-async function waitFor<T>(fn: () => T): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return fn();
-    } catch (e) {
-      if (i > 100) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 const go = (route: string) => page.goto(`${server.base}/h5/#${route}`);
 const token = () => page.evaluate(() => localStorage.getItem('token'));
 const hash = () => page.evaluate(() => location.hash);
@@ -79,7 +67,7 @@ describe('accounts, end to end in Chromium at 390 × 844', () => {
     await page.getByPlaceholder(th.auth.emailPlaceholder).fill(email);
     await page.getByText(th.auth.sendCode, { exact: true }).click();
     await page.waitForResponse((r) => r.url().endsWith('/api/sms_mail'));
-    const code = await waitFor(() => mailbox.lastCode(email));
+    const code = await eventually(() => mailbox.lastCode(email));
     await page.getByPlaceholder(th.auth.codePlaceholder, { exact: true }).fill(code);
     await page.getByPlaceholder(th.auth.newPasswordPlaceholder, { exact: true }).fill(password);
     await page.getByPlaceholder(th.auth.confirmPlaceholder, { exact: true }).fill(password);

@@ -1,17 +1,15 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { compareDecimal, subDecimal } from '@verdant/engine';
 import type { Browser, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { launchBrowser, startOutbox, startServer } from './support.ts';
+import { createOperator, eventually, expectOk, launchBrowser, startOutbox, startServer } from './support.ts';
 
 // The spot path as a funded user lives it, at 390 × 844: the BTC/USDT chart with candles and depth
 // arriving over the socket, a limit buy placed and cancelled, a market buy that fills, and the
 // order, its fill and the new balances on screen.
 
-const root = resolve(import.meta.dirname, '../../..');
 const en = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/en.json'), 'utf8'));
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
@@ -19,25 +17,6 @@ const PNG = Buffer.from(
 );
 const OPERATOR = { username: 'e2e-markets-ops', password: 'operator-pass-1' };
 const DEPOSIT = '10000';
-
-/** Runs a Node script of the repository to its end (the operator is created before the server). */
-function runNode(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((res) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout?.on('data', (c) => {
-      out += c;
-    });
-    child.stderr?.on('data', (c) => {
-      out += c;
-    });
-    child.on('exit', (code) => res({ code, out }));
-  });
-}
 
 let dataDir: string;
 let mailbox: Awaited<ReturnType<typeof startOutbox>>;
@@ -49,39 +28,22 @@ const email = `markets.${Date.now()}@example.com`;
 /** Socket.IO frames the page received, as text. */
 const frames: string[] = [];
 
-async function waitFor<T>(fn: () => T | Promise<T>, tries = 150): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await fn();
-    } catch (e) {
-      if (i > tries) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 function api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
   if (!server) throw new Error('no server');
   return server.api<T>(path, body, token, method);
 }
 
-async function ok<T>(p: Promise<{ type: string; message: string; data: T }>): Promise<T> {
-  const r = await p;
-  expect(r.type, r.message).toBe('ok');
-  return r.data;
-}
-
 type Balance = { symbol: string; available: string; frozen: string };
 type WalletList = { accounts: { type: string; currencies: Balance[] }[] };
 async function spot(symbol: string): Promise<Balance> {
-  const list = await ok(api<WalletList>('wallet/list', {}, userToken));
+  const list = await expectOk(api<WalletList>('wallet/list', {}, userToken));
   const b = list.accounts.find((a) => a.type === 'spot')?.currencies.find((c) => c.symbol === symbol);
   return b ?? { symbol, available: '0', frozen: '0' };
 }
 
 type Order = { id: string; status: string; side: string; type: string; filled_qty: string; fills: unknown[] };
 async function orders(status: string): Promise<Order[]> {
-  const res = await ok(
+  const res = await expectOk(
     api<{ list: Order[] }>(`coin/list?symbol=btcusdt&status=${status}`, {}, userToken, 'GET'),
   );
   return res.list;
@@ -93,18 +55,7 @@ const framesOf = (event: string, from: number) =>
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'verdant-markets-e2e-'));
-  const created = await runNode(
-    [
-      join(root, 'apps/server/src/admin-cli.ts'),
-      'create',
-      '--username',
-      OPERATOR.username,
-      '--role',
-      'admin',
-    ],
-    { DATA_DIR: dataDir, ADMIN_PASSWORD: OPERATOR.password },
-  );
-  expect(created.code, created.out).toBe(0);
+  await createOperator(dataDir, OPERATOR);
   mailbox = await startOutbox();
   server = await startServer(
     { SMTP_URL: mailbox.smtpUrl, SMS_WEBHOOK_URL: mailbox.smsWebhookUrl },
@@ -139,9 +90,9 @@ const dialogButton = (name: string) =>
 
 describe('markets and spot trading, end to end in Chromium at 390 × 844', () => {
   it('a user registers and an operator credits a 10000 USDT deposit', async () => {
-    await ok(api('sms_mail', { email, type: 'register' }));
-    const code = await waitFor(() => mailbox.lastCode(email));
-    const reg = await ok(
+    await expectOk(api('sms_mail', { email, type: 'register' }));
+    const code = await eventually(() => mailbox.lastCode(email));
+    const reg = await expectOk(
       api<{ token: string }>('user/register', {
         type: 'email',
         account: email,
@@ -163,22 +114,22 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
       })
     ).json()) as { type: string; message: string; data: { name: string } };
     expect(uploaded.type, uploaded.message).toBe('ok');
-    await ok(
+    await expectOk(
       api(
         'wallet/charge_req',
         { currency_id: '3', chain: 'TRC20', amount: DEPOSIT, image: uploaded.data.name },
         userToken,
       ),
     );
-    const opToken = (await ok(api<{ token: string }>('admin/login', OPERATOR))).token;
-    const queue = await ok(
+    const opToken = (await expectOk(api<{ token: string }>('admin/login', OPERATOR))).token;
+    const queue = await expectOk(
       api<{ items: { id: number }[] }>('admin/deposits?status=pending', {}, opToken, 'GET'),
     );
-    await ok(api('admin/deposits/approve', { id: String(queue.items[0]?.id) }, opToken));
+    await expectOk(api('admin/deposits/approve', { id: String(queue.items[0]?.id) }, opToken));
     expect((await spot('USDT')).available).toBe(DEPOSIT);
 
     // the browser gets the session as the login page would leave it, in English
-    const user = await ok(api('user/center', {}, userToken, 'GET'));
+    const user = await expectOk(api('user/center', {}, userToken, 'GET'));
     await go('/');
     // Home settles first (its back guard writes history once mounted)
     await page.getByTestId('price-btcusdt').waitFor();
@@ -200,18 +151,18 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
     await page.getByRole('heading', { name: 'BTC/USDT' }).waitFor();
     // the chart drew its canvas and its candles loaded (no loading, empty or error overlay)
     await page.getByTestId('candle-chart').locator('canvas').first().waitFor();
-    await waitFor(async () => expect(await page.locator('.v-chart__overlay').count()).toBe(0));
+    await eventually(async () => expect(await page.locator('.v-chart__overlay').count()).toBe(0));
 
     const start = frames.length;
     // live: kline and depth messages of btcusdt keep coming
-    await waitFor(() => expect(framesOf('kline', start).length).toBeGreaterThanOrEqual(2), 300);
-    await waitFor(() => expect(framesOf('depth', start).length).toBeGreaterThanOrEqual(2), 300);
+    await eventually(() => expect(framesOf('kline', start).length).toBeGreaterThanOrEqual(2), 300);
+    await eventually(() => expect(framesOf('depth', start).length).toBeGreaterThanOrEqual(2), 300);
     // and the order book on screen has both sides, and changes
     const depth = page.getByTestId('depth');
     await depth.locator('.v-depth__side--bid li').first().waitFor();
     await depth.locator('.v-depth__side--ask li').first().waitFor();
     const before = await depth.textContent();
-    await waitFor(async () => expect(await depth.textContent()).not.toBe(before), 300);
+    await eventually(async () => expect(await depth.textContent()).not.toBe(before), 300);
 
     // another interval asks for its candles
     const fiveMin = page.waitForResponse(
@@ -237,7 +188,7 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
     await page.getByRole('button', { name: 'Buy BTC' }).click();
     await dialogButton(en.common.confirm).click();
 
-    const open = await waitFor(async () => {
+    const open = await eventually(async () => {
       const list = await orders('waiting');
       expect(list).toHaveLength(1);
       return list[0] as Order;
@@ -266,7 +217,7 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
     await page.getByRole('button', { name: 'Buy BTC' }).click();
     await dialogButton(en.common.confirm).click();
 
-    const done = await waitFor(async () => {
+    const done = await eventually(async () => {
       const list = (await orders('completed')).filter((o) => o.type === 'market');
       expect(list).toHaveLength(1);
       return list[0] as Order;
@@ -290,8 +241,8 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
     // the form shows them too, once the order's update has arrived
     const shown = async () => ((await page.getByTestId('available').textContent()) ?? '').replace(/,/g, '');
     await page.getByRole('button', { name: en.trade.buy, exact: true }).click();
-    await waitFor(async () => expect(await shown()).toBe(`${usdt.available} USDT`));
+    await eventually(async () => expect(await shown()).toBe(`${usdt.available} USDT`));
     await page.getByRole('tab', { name: en.trade.sell, exact: true }).click();
-    await waitFor(async () => expect(await shown()).toBe(`${btc.available} BTC`));
+    await eventually(async () => expect(await shown()).toBe(`${btc.available} BTC`));
   });
 });

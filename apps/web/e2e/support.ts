@@ -4,6 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { expect } from 'vitest';
 
 // codes arrive at the same loopback SMTP server the server's own tests use
 export { startOutbox } from '../../server/src/test/outbox.ts';
@@ -110,4 +111,62 @@ export async function launchBrowser(
   });
   const page = await context.newPage();
   return { browser, context, page };
+}
+
+/** Runs a command in the repository to its end; resolves with its exit code and output. */
+export function run(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ code: number | null; out: string }> {
+  return new Promise((res) => {
+    const child = spawn(command, args, {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: '', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let out = '';
+    child.stdout?.on('data', (c) => {
+      out += c;
+    });
+    child.stderr?.on('data', (c) => {
+      out += c;
+    });
+    child.on('exit', (code) => res({ code, out }));
+  });
+}
+
+/** Runs a TypeScript script of the repository with Node (through tsx). */
+export const runNode = (args: string[], env: Record<string, string>) =>
+  run(process.execPath, ['--import', 'tsx', ...args], env);
+
+/**
+ * An admin operator made with the CLI in `dataDir`, before the server starts there: the
+ * embedded database allows one process at a time.
+ */
+export async function createOperator(dataDir: string, op: { username: string; password: string }) {
+  const created = await runNode(
+    [join(root, 'apps/server/src/admin-cli.ts'), 'create', '--username', op.username, '--role', 'admin'],
+    { DATA_DIR: dataDir, ADMIN_PASSWORD: op.password },
+  );
+  expect(created.code, created.out).toBe(0);
+}
+
+/** Retries `fn` every 100 ms until it stops throwing: mail delivery, reviews and pushes take a moment. */
+export async function eventually<T>(fn: () => T | Promise<T>, tries = 150): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return await fn();
+    } catch (e) {
+      if (i > tries) throw e;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
+
+/** The data of an envelope that must be a success (its message is shown when it is not). */
+export async function expectOk<T>(p: Promise<{ type: string; message: string; data: T }>): Promise<T> {
+  const r = await p;
+  expect(r.type, r.message).toBe('ok');
+  return r.data;
 }

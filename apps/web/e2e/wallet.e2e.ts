@@ -1,17 +1,23 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { addDecimal, compareDecimal } from '@verdant/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { launchBrowser, startOutbox, startServer } from './support.ts';
+import {
+  createOperator,
+  eventually,
+  expectOk,
+  launchBrowser,
+  run,
+  startOutbox,
+  startServer,
+} from './support.ts';
 
 // The money path of the wallet, as a user and an operator live it: deposit with a voucher,
 // approval, transfers both ways, a withdrawal address, a withdrawal that is frozen and then
 // rejected, and the ledger proven consistent afterwards on the same database.
 
-const root = resolve(import.meta.dirname, '../../..');
 const en = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/en.json'), 'utf8'));
 
 const OPERATOR = { username: 'e2e-ops', password: 'operator-pass-1' };
@@ -24,25 +30,6 @@ const PNG = Buffer.from(
   'base64',
 );
 
-/** Runs a Node script of the repository to its end; resolves with its exit code and output. */
-function runNode(args: string[], env: Record<string, string>): Promise<{ code: number | null; out: string }> {
-  return new Promise((res) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
-      cwd: root,
-      env: { ...process.env, DATABASE_URL: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let out = '';
-    child.stdout?.on('data', (c) => {
-      out += c;
-    });
-    child.stderr?.on('data', (c) => {
-      out += c;
-    });
-    child.on('exit', (code) => res({ code, out }));
-  });
-}
-
 let dataDir: string;
 let mailbox: Awaited<ReturnType<typeof startOutbox>>;
 let server: Awaited<ReturnType<typeof startServer>> | null = null;
@@ -54,19 +41,7 @@ const email = `wallet.${Date.now()}@example.com`;
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'verdant-wallet-e2e-'));
-  // the operator exists before the server starts: the embedded database allows one process
-  const created = await runNode(
-    [
-      join(root, 'apps/server/src/admin-cli.ts'),
-      'create',
-      '--username',
-      OPERATOR.username,
-      '--role',
-      'admin',
-    ],
-    { DATA_DIR: dataDir, ADMIN_PASSWORD: OPERATOR.password },
-  );
-  expect(created.code, created.out).toBe(0);
+  await createOperator(dataDir, OPERATOR);
   mailbox = await startOutbox();
   server = await startServer(
     { SMTP_URL: mailbox.smtpUrl, SMS_WEBHOOK_URL: mailbox.smsWebhookUrl },
@@ -92,27 +67,9 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-/** Retries `fn` until it stops throwing: mail delivery and reviews take a moment. */
-async function waitFor<T>(fn: () => T | Promise<T>): Promise<T> {
-  for (let i = 0; ; i++) {
-    try {
-      return await fn();
-    } catch (e) {
-      if (i > 100) throw e;
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-}
-
 function api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
   if (!server) throw new Error('no server');
   return server.api<T>(path, body, token, method);
-}
-
-async function ok<T>(p: Promise<{ type: string; message: string; data: T }>): Promise<T> {
-  const r = await p;
-  expect(r.type, r.message).toBe('ok');
-  return r.data;
 }
 
 const go = (route: string) => page.goto(`${server?.base}/h5/#${route}`);
@@ -134,7 +91,7 @@ type Balance = { currency_id: number; available: string; frozen: string };
 type WalletList = { accounts: { type: string; currencies: Balance[] }[] };
 
 async function usdt(type: string): Promise<Balance | undefined> {
-  const list = await ok(api<WalletList>('wallet/list', {}, userToken));
+  const list = await expectOk(api<WalletList>('wallet/list', {}, userToken));
   return list.accounts.find((a) => a.type === type)?.currencies.find((c) => c.currency_id === 3);
 }
 
@@ -145,9 +102,9 @@ async function shows(testId: string, expected: string) {
 
 describe('wallet, end to end in Chromium at 390 × 844', () => {
   it('a user registers, sets a fund password and is verified by an operator', async () => {
-    await ok(api('sms_mail', { email, type: 'register' }));
-    const code = await waitFor(() => mailbox.lastCode(email));
-    const reg = await ok(
+    await expectOk(api('sms_mail', { email, type: 'register' }));
+    const code = await eventually(() => mailbox.lastCode(email));
+    const reg = await expectOk(
       api<{ token: string }>('user/register', {
         type: 'email',
         account: email,
@@ -158,20 +115,22 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
       }),
     );
     userToken = reg.token;
-    await ok(api('safe/update_password', { password: FUND_PASSWORD, re_password: FUND_PASSWORD }, userToken));
-    await ok(
+    await expectOk(
+      api('safe/update_password', { password: FUND_PASSWORD, re_password: FUND_PASSWORD }, userToken),
+    );
+    await expectOk(
       api('user/real_name', { country: 'TH', name: 'Somchai Jaidee', id_number: 'AB123456' }, userToken),
     );
 
-    opToken = (await ok(api<{ token: string }>('admin/login', OPERATOR))).token;
-    const queue = await ok(
+    opToken = (await expectOk(api<{ token: string }>('admin/login', OPERATOR))).token;
+    const queue = await expectOk(
       api<{ items: { id: number }[] }>('admin/verifications?status=pending', {}, opToken, 'GET'),
     );
     expect(queue.items).toHaveLength(1);
-    await ok(api('admin/verifications/approve', { id: String(queue.items[0]?.id) }, opToken));
+    await expectOk(api('admin/verifications/approve', { id: String(queue.items[0]?.id) }, opToken));
 
     // the browser gets the session as the login page would leave it, in English
-    const user = await ok(api('user/center', {}, userToken, 'GET'));
+    const user = await expectOk(api('user/center', {}, userToken, 'GET'));
     await go('/');
     await page.evaluate(
       ([token, u]) => {
@@ -206,11 +165,11 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
   });
 
   it('the operator approves it and the balance appears on the assets tab', async () => {
-    const queue = await ok(
+    const queue = await expectOk(
       api<{ items: { id: number; amount: string }[] }>('admin/deposits?status=pending', {}, opToken, 'GET'),
     );
     expect(queue.items.map((d) => d.amount)).toEqual(['500']);
-    await ok(api('admin/deposits/approve', { id: String(queue.items[0]?.id) }, opToken));
+    await expectOk(api('admin/deposits/approve', { id: String(queue.items[0]?.id) }, opToken));
 
     await go('/pages/assets/index?type=spot');
     await page.reload();
@@ -223,7 +182,7 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
     await page.locator('#transfer-amount').fill('200');
     await page.getByRole('button', { name: en.transfer.submit, exact: true }).click();
     await page.locator('.adm-dialog').getByText(en.common.confirm, { exact: true }).click();
-    await waitFor(async () => expect((await usdt('contract'))?.available).toBe('200'));
+    await eventually(async () => expect((await usdt('contract'))?.available).toBe('200'));
     expect((await usdt('spot'))?.available).toBe('300');
 
     await page.getByRole('button', { name: en.transfer.swap }).click();
@@ -231,7 +190,7 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
     await page.locator('#transfer-amount').fill('200');
     await page.getByRole('button', { name: en.transfer.submit, exact: true }).click();
     await page.locator('.adm-dialog').getByText(en.common.confirm, { exact: true }).click();
-    await waitFor(async () => expect((await usdt('spot'))?.available).toBe('500'));
+    await eventually(async () => expect((await usdt('spot'))?.available).toBe('500'));
     expect((await usdt('contract'))?.available).toBe('0');
 
     await go('/pages/assets/transfer/record');
@@ -250,19 +209,19 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
     // the code of a new mail, not the registration one still in the box
     const before = mailbox.messages.length;
     await page.getByText(en.auth.sendCode, { exact: true }).click();
-    const code = await waitFor(() => {
+    const code = await eventually(() => {
       if (mailbox.messages.length <= before) throw new Error('no new mail yet');
       return mailbox.lastCode(email);
     });
     await page.getByPlaceholder(en.auth.codePlaceholder, { exact: true }).fill(code);
     await page.getByRole('button', { name: en.common.save, exact: true }).click();
     await page.waitForFunction(() => !location.hash.includes('/pages/user/address/create'));
-    const list = await ok(api<{ address: string }[]>('wallet/get_address', {}, userToken));
+    const list = await expectOk(api<{ address: string }[]>('wallet/get_address', {}, userToken));
     expect(list.map((a) => a.address)).toEqual([TRON_ADDRESS]);
   });
 
   it('withdraws 150 USDT: the fee is shown, the total is frozen while in review', async () => {
-    const currencies = await ok(
+    const currencies = await expectOk(
       api<{ id: number; withdraw_fee: string }[]>('wallet/currencies', {}, undefined, 'GET'),
     );
     const fee = currencies.find((c) => c.id === 3)?.withdraw_fee ?? '0';
@@ -288,11 +247,11 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
   });
 
   it('the operator rejects the withdrawal and the balance returns', async () => {
-    const queue = await ok(
+    const queue = await expectOk(
       api<{ items: { id: number }[] }>('admin/withdrawals?status=pending', {}, opToken, 'GET'),
     );
     expect(queue.items).toHaveLength(1);
-    await ok(
+    await expectOk(
       api(
         'admin/withdrawals/reject',
         { id: String(queue.items[0]?.id), reason: 'Address not allowed' },
@@ -315,21 +274,7 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
   it('after the server stops, ledger:verify on the same database exits 0', async () => {
     await server?.stop();
     server = null;
-    const verify = await new Promise<{ code: number | null; out: string }>((res) => {
-      const child = spawn('npm', ['run', '--silent', 'ledger:verify'], {
-        cwd: root,
-        env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      let out = '';
-      child.stdout?.on('data', (c) => {
-        out += c;
-      });
-      child.stderr?.on('data', (c) => {
-        out += c;
-      });
-      child.on('exit', (code) => res({ code, out }));
-    });
+    const verify = await run('npm', ['run', '--silent', 'ledger:verify'], { DATA_DIR: dataDir });
     expect(verify.code, verify.out).toBe(0);
   });
 });

@@ -89,7 +89,7 @@ export const SpotOrderPage = Type.Object({
 });
 export type SpotOrderPage = Static<typeof SpotOrderPage>;
 
-/** The user's own order updates: the socket, once logged in, joins `orders:<user>` by itself. */
+/** The user's own order updates, sent to the `user:<id>` room a logged-in socket joins by itself. */
 export const SpotEvents = {
   /** Payload SpotOrder: after every change of one of the user's orders (placed, filled, cancelled). */
   order: 'order',

@@ -29,7 +29,8 @@ describe('the house market maker (turned on by this test)', () => {
     expect(row!.is_system).toBe(true);
     expect(await spotBalance(h.app, id, USDT)).toEqual({ available: cfg.fundQuote, frozen: '0' });
 
-    const t0 = Date.now();
+    // ticks in the past: the maker quotes around the latest tick at or before now
+    const t0 = Date.now() - 60 * 60_000;
     const prices = await h.app.market.feed.tick(t0);
     const index = prices.get(1)!;
     const mm = new MarketMaker(id, h.app.spot, h.app.market, cfg, h.app.log);
