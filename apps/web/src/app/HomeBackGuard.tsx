@@ -43,6 +43,10 @@ export function HomeBackGuard() {
       lastPress.current = now;
       showToast({ content: t('common.pressAgainToExit'), duration: EXIT_WINDOW_MS });
     }
+    // The address may already have moved on (a link opened while Home was mounting): pushing
+    // Home's sentinel now would take the user back to Home from the page they asked for.
+    const current = window.location.hash.slice(1) || '/';
+    if (current !== `${location.pathname}${location.search}`) return;
     pushedFor.current = location.key;
     navigate({ pathname: location.pathname, search: location.search }, { state: SENTINEL });
   }, [location, navigationType, navigate, t]);
