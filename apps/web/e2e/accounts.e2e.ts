@@ -102,6 +102,10 @@ describe('accounts, end to end in Chromium at 390 × 844', () => {
   it('switches to English and keeps it after a reload', async () => {
     await go('/pages/settings/language/language');
     await page.getByText('English', { exact: true }).click();
+    // the switch is done when the page speaks English (its bundle loads first); then reload
+    await page.waitForFunction(
+      () => localStorage.getItem('lang') === 'en' && document.documentElement.lang === 'en',
+    );
     await page.reload();
     await go('/pages/settings/index');
     await page.getByText(en.settings.language, { exact: true }).first().waitFor();
