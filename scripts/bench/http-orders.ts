@@ -43,7 +43,7 @@ export interface HttpOrdersOptions {
  */
 class Connection {
   private socket: net.Socket;
-  private buf = Buffer.alloc(0);
+  private buf: Buffer = Buffer.alloc(0);
   private waiting: ((r: { status: number; body: string }) => void) | null = null;
   private failed: ((e: Error) => void) | null = null;
 
