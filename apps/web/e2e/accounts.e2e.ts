@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { eventually, launchBrowser, startOutbox, startServer } from './support.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  eventually,
+  launchBrowser,
+  passcode,
+  screenshotFailures,
+  startOutbox,
+  startServer,
+} from './support.ts';
 
 // Texts come from the app's own locale files, so the test reads the screen as a user would.
 const locale = (l: string) =>
@@ -22,14 +28,7 @@ beforeAll(async () => {
   ({ browser, page } = await launchBrowser(server.base));
 });
 
-// a failing step leaves a screenshot of what the user saw
-beforeEach((ctx) => {
-  onTestFailed(async () => {
-    const file = join(tmpdir(), `verdant-e2e-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}.png`);
-    await page.screenshot({ path: file }).catch(() => {});
-    console.log(`screenshot of the failure: ${file} (at ${await hash().catch(() => '?')})`);
-  });
-});
+screenshotFailures(() => page);
 
 afterAll(async () => {
   await browser?.close();
@@ -41,20 +40,7 @@ const go = (route: string) => page.goto(`${server.base}/h5/#${route}`);
 const token = () => page.evaluate(() => localStorage.getItem('token'));
 const hash = () => page.evaluate(() => location.hash);
 
-/** Types six digits on antd-mobile's on-screen number pad of the n-th passcode box. */
-async function passcode(n: number, digits: string) {
-  await page.locator('.adm-passcode-input').nth(n).click();
-  // each box has its own pad, in the same order
-  const pad = page.locator('.adm-number-keyboard-popup').nth(n);
-  for (const d of digits) {
-    await pad
-      .locator('.adm-number-keyboard-key')
-      .filter({ hasText: new RegExp(`^${d}$`) })
-      .click();
-  }
-  // close the pad so it does not cover what comes next
-  await pad.locator('.adm-number-keyboard-header').click();
-}
+const typePasscode = (n: number, digits: string) => passcode(page, n, digits);
 
 describe('accounts, end to end in Chromium at 390 × 844', () => {
   const email = `e2e.${Date.now()}@example.com`;
@@ -117,8 +103,8 @@ describe('accounts, end to end in Chromium at 390 × 844', () => {
 
   it('sets a 6-digit fund password', async () => {
     await go('/pages/settings/security/changePayPassword');
-    await passcode(0, '135790');
-    await passcode(1, '135790');
+    await typePasscode(0, '135790');
+    await typePasscode(1, '135790');
     await page.getByRole('button', { name: en.common.confirm, exact: true }).click();
     await page.waitForFunction(() => !location.hash.includes('changePayPassword'));
     const has = await server.api<{ has_password: boolean }>('user/has_password', {}, (await token())!);

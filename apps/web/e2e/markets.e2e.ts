@@ -3,8 +3,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { compareDecimal, subDecimal } from '@verdant/engine';
 import type { Browser, Page, WebSocket } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
-import { createOperator, eventually, expectOk, launchBrowser, startOutbox, startServer } from './support.ts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createOperator,
+  eventually,
+  expectOk,
+  launchBrowser,
+  registerByEmail,
+  screenshotFailures,
+  startOutbox,
+  startServer,
+} from './support.ts';
 
 // The spot path as a funded user lives it, at 390 × 844: the BTC/USDT chart with candles and depth
 // arriving over the socket, a limit buy placed and cancelled, a market buy that fills, and the
@@ -69,13 +78,7 @@ beforeAll(async () => {
   });
 });
 
-beforeEach((ctx) => {
-  onTestFailed(async () => {
-    const file = join(tmpdir(), `verdant-e2e-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}.png`);
-    await page.screenshot({ path: file }).catch(() => {});
-    console.log(`screenshot of the failure: ${file}`);
-  });
-});
+screenshotFailures(() => page);
 
 afterAll(async () => {
   await browser?.close();
@@ -90,19 +93,7 @@ const dialogButton = (name: string) =>
 
 describe('markets and spot trading, end to end in Chromium at 390 × 844', () => {
   it('a user registers and an operator credits a 10000 USDT deposit', async () => {
-    await expectOk(api('sms_mail', { email, type: 'register' }));
-    const code = await eventually(() => mailbox.lastCode(email));
-    const reg = await expectOk(
-      api<{ token: string }>('user/register', {
-        type: 'email',
-        account: email,
-        code,
-        password: 'markets-pass-1',
-        re_password: 'markets-pass-1',
-        agree: '1',
-      }),
-    );
-    userToken = reg.token;
+    userToken = await registerByEmail(server!, mailbox, email, 'markets-pass-1');
 
     const form = new FormData();
     form.append('file', new Blob([PNG], { type: 'image/png' }), 'voucher.png');

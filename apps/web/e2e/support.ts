@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { beforeEach, expect, onTestFailed } from 'vitest';
 
 // codes arrive at the same loopback SMTP server the server's own tests use
 export { startOutbox } from '../../server/src/test/outbox.ts';
@@ -169,4 +169,54 @@ export async function expectOk<T>(p: Promise<{ type: string; message: string; da
   const r = await p;
   expect(r.type, r.message).toBe('ok');
   return r.data;
+}
+
+type Server = Awaited<ReturnType<typeof startServer>>;
+type Outbox = { lastCode(to: string): string };
+
+/** Registers an e-mail account over the API (the code read from the test SMTP server); its token. */
+export async function registerByEmail(server: Server, mailbox: Outbox, email: string, password: string) {
+  await expectOk(server.api('sms_mail', { email, type: 'register' }));
+  const code = await eventually(() => mailbox.lastCode(email));
+  const reg = await expectOk(
+    server.api<{ token: string }>('user/register', {
+      type: 'email',
+      account: email,
+      code,
+      password,
+      re_password: password,
+      agree: '1',
+    }),
+  );
+  return reg.token;
+}
+
+/** Types six digits on antd-mobile's on-screen number pad of the n-th passcode box, then closes the pad. */
+export async function passcode(page: Page, n: number, digits: string) {
+  await page.locator('.adm-passcode-input').nth(n).click();
+  // each box has its own pad, in the same order
+  const pad = page.locator('.adm-number-keyboard-popup').nth(n);
+  for (const d of digits) {
+    await pad
+      .locator('.adm-number-keyboard-key')
+      .filter({ hasText: new RegExp(`^${d}$`) })
+      .click();
+  }
+  // close the pad so it does not cover what comes next
+  await pad.locator('.adm-number-keyboard-header').click();
+}
+
+/** A failing step leaves a screenshot of what the user saw, and the route it was on. */
+export function screenshotFailures(page: () => Page | undefined) {
+  beforeEach((ctx) => {
+    onTestFailed(async () => {
+      const p = page();
+      if (!p) return;
+      const file = join(tmpdir(), `verdant-e2e-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}.png`);
+      await p.screenshot({ path: file }).catch(() => {});
+      console.log(
+        `screenshot of the failure: ${file} (at ${await p.evaluate(() => location.hash).catch(() => '?')})`,
+      );
+    });
+  });
 }

@@ -3,13 +3,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { addDecimal, compareDecimal } from '@verdant/engine';
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, beforeEach, describe, expect, it, onTestFailed } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   createOperator,
   eventually,
   expectOk,
   launchBrowser,
+  passcode,
+  registerByEmail,
   run,
+  screenshotFailures,
   startOutbox,
   startServer,
 } from './support.ts';
@@ -50,15 +53,7 @@ beforeAll(async () => {
   ({ browser, page } = await launchBrowser(server.base));
 });
 
-beforeEach((ctx) => {
-  onTestFailed(async () => {
-    const file = join(tmpdir(), `verdant-e2e-${ctx.task.name.replace(/\W+/g, '-').slice(0, 60)}.png`);
-    await page.screenshot({ path: file }).catch(() => {});
-    console.log(
-      `screenshot of the failure: ${file} (at ${await page.evaluate(() => location.hash).catch(() => '?')})`,
-    );
-  });
-});
+screenshotFailures(() => page);
 
 afterAll(async () => {
   await browser?.close();
@@ -74,18 +69,7 @@ function api<T = unknown>(path: string, body: Record<string, string> = {}, token
 
 const go = (route: string) => page.goto(`${server?.base}/h5/#${route}`);
 
-/** Types six digits on the on-screen number pad of the n-th passcode box, then closes the pad. */
-async function passcode(n: number, digits: string) {
-  await page.locator('.adm-passcode-input').nth(n).click();
-  const pad = page.locator('.adm-number-keyboard-popup').nth(n);
-  for (const d of digits) {
-    await pad
-      .locator('.adm-number-keyboard-key')
-      .filter({ hasText: new RegExp(`^${d}$`) })
-      .click();
-  }
-  await pad.locator('.adm-number-keyboard-header').click();
-}
+const typePasscode = (n: number, digits: string) => passcode(page, n, digits);
 
 type Balance = { currency_id: number; available: string; frozen: string };
 type WalletList = { accounts: { type: string; currencies: Balance[] }[] };
@@ -102,19 +86,7 @@ async function shows(testId: string, expected: string) {
 
 describe('wallet, end to end in Chromium at 390 × 844', () => {
   it('a user registers, sets a fund password and is verified by an operator', async () => {
-    await expectOk(api('sms_mail', { email, type: 'register' }));
-    const code = await eventually(() => mailbox.lastCode(email));
-    const reg = await expectOk(
-      api<{ token: string }>('user/register', {
-        type: 'email',
-        account: email,
-        code,
-        password: 'wallet-pass-1',
-        re_password: 'wallet-pass-1',
-        agree: '1',
-      }),
-    );
-    userToken = reg.token;
+    userToken = await registerByEmail(server!, mailbox, email, 'wallet-pass-1');
     await expectOk(
       api('safe/update_password', { password: FUND_PASSWORD, re_password: FUND_PASSWORD }, userToken),
     );
@@ -205,7 +177,7 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
         en.address.addressPlaceholder.replace('{{symbol}}', 'USDT').replace('{{chain}}', 'TRC20'),
       )
       .fill(TRON_ADDRESS);
-    await passcode(0, FUND_PASSWORD);
+    await typePasscode(0, FUND_PASSWORD);
     // the code of a new mail, not the registration one still in the box
     const before = mailbox.messages.length;
     await page.getByText(en.auth.sendCode, { exact: true }).click();
@@ -229,7 +201,7 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
     await go('/pages/assets/withdraw/index?currency_id=3');
     await page.getByTestId('withdraw-destination').filter({ hasText: 'TRC20' }).waitFor();
     await page.locator('#withdraw-amount').fill('150');
-    await passcode(0, FUND_PASSWORD);
+    await typePasscode(0, FUND_PASSWORD);
     await page.getByRole('button', { name: en.withdraw.submit, exact: true }).click();
     const dialog = page.locator('.adm-dialog');
     await dialog.getByText(en.withdraw.fee).waitFor();
