@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Toast } from 'antd-mobile';
+import { Form, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { userKeys } from '../../shared/account';
@@ -10,6 +10,7 @@ import { PasswordInput } from '../../shared/ui/PasswordInput';
 import { changeLoginPassword } from './api';
 import '../../shared/ui/form.css';
 import './settings.css';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
 
 interface Values {
   old_password: string;
@@ -42,11 +43,7 @@ export default function ChangePasswordPage() {
         layout="vertical"
         className="v-form"
         onFinish={(v) => mutation.mutate(v)}
-        footer={
-          <Button block type="submit" color="primary" size="large" loading={mutation.isPending}>
-            {t('common.confirm')}
-          </Button>
-        }
+        footer={<SubmitButton pending={mutation.isPending}>{t('common.confirm')}</SubmitButton>}
       >
         <Form.Item
           name="old_password"

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FundPasswordBody } from '@verdant/api';
-import { Button, Form, NumberKeyboard, PasscodeInput, Toast } from 'antd-mobile';
+import { Form, NumberKeyboard, PasscodeInput, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hasFundPasswordQuery, userCenterQuery, userKeys } from '../../shared/account';
@@ -14,6 +14,7 @@ import type { CodeTarget } from '../../shared/verification-code';
 import { updateFundPassword } from './api';
 import '../../shared/ui/form.css';
 import './settings.css';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
 
 interface Values {
   old_password?: string;
@@ -96,11 +97,7 @@ export default function ChangePayPasswordPage() {
         layout="vertical"
         className="v-form"
         onFinish={onFinish}
-        footer={
-          <Button block type="submit" color="primary" size="large" loading={mutation.isPending}>
-            {t('common.confirm')}
-          </Button>
-        }
+        footer={<SubmitButton pending={mutation.isPending}>{t('common.confirm')}</SubmitButton>}
       >
         {isSet && !useCode && (
           <Form.Item

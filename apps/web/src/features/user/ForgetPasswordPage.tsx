@@ -16,6 +16,7 @@ import { forgetPassword } from './api';
 import { AccountTypeTabs } from './components/AccountTypeTabs';
 import { DEFAULT_AREA_CODE, PhoneInput } from './components/PhoneInput';
 import './user.css';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
 
 interface StepOne {
   account: string;
@@ -93,11 +94,7 @@ export default function ForgetPasswordPage() {
             layout="vertical"
             className="v-form"
             onFinish={onNext}
-            footer={
-              <Button block type="submit" color="primary" size="large" loading={check.isPending}>
-                {t('auth.nextStep')}
-              </Button>
-            }
+            footer={<SubmitButton pending={check.isPending}>{t('auth.nextStep')}</SubmitButton>}
           >
             {type === 'mobile' ? (
               <Form.Item
@@ -142,9 +139,7 @@ export default function ForgetPasswordPage() {
           onFinish={onReset}
           footer={
             <>
-              <Button block type="submit" color="primary" size="large" loading={reset.isPending}>
-                {t('auth.resetPassword')}
-              </Button>
+              <SubmitButton pending={reset.isPending}>{t('auth.resetPassword')}</SubmitButton>
               <Button block fill="none" className="v-form__secondary" onClick={() => setVerified(null)}>
                 {t('auth.previousStep')}
               </Button>

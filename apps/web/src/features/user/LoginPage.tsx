@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import type { AccountType } from '@verdant/api';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Form, Input, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -15,6 +15,7 @@ import { AccountTypeTabs } from './components/AccountTypeTabs';
 import { DEFAULT_AREA_CODE, PhoneInput } from './components/PhoneInput';
 import '../../shared/ui/form.css';
 import './user.css';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
 
 interface Values {
   account: string;
@@ -61,11 +62,7 @@ export default function LoginPage() {
         layout="vertical"
         className="v-form"
         onFinish={onFinish}
-        footer={
-          <Button block type="submit" color="primary" size="large" loading={mutation.isPending}>
-            {t('auth.login')}
-          </Button>
-        }
+        footer={<SubmitButton pending={mutation.isPending}>{t('auth.login')}</SubmitButton>}
       >
         {type === 'mobile' ? (
           <Form.Item key="mobile" name="account" label={t('auth.phone')} rules={phoneRules(t)} validateFirst>

@@ -17,6 +17,7 @@ import { register } from './api';
 import { AccountTypeTabs } from './components/AccountTypeTabs';
 import { DEFAULT_AREA_CODE, PhoneInput } from './components/PhoneInput';
 import './user.css';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
 
 /** The link inside the checkbox label: opens the agreement without ticking the box. */
 function AgreementLink({ onOpen, children }: { onOpen: () => void; children?: ReactNode }) {
@@ -103,11 +104,7 @@ export default function RegisterPage() {
         className="v-form"
         initialValues={{ invite_code: params.get('invite') ?? '', agree: false }}
         onFinish={onFinish}
-        footer={
-          <Button block type="submit" color="primary" size="large" loading={mutation.isPending}>
-            {t('auth.register')}
-          </Button>
-        }
+        footer={<SubmitButton pending={mutation.isPending}>{t('auth.register')}</SubmitButton>}
       >
         {type === 'mobile' ? (
           <Form.Item key="mobile" name="account" label={t('auth.phone')} rules={phoneRules(t)} validateFirst>

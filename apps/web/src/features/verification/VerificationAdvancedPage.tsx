@@ -1,18 +1,18 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { RealName2Body } from '@verdant/api';
-import { Button, Form, Toast } from 'antd-mobile';
+import { Button, Form } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { userKeys } from '../../shared/account';
-import { ApiError } from '../../shared/api';
 import { paths } from '../../shared/paths';
 import { ErrorState } from '../../shared/ui/ErrorState';
 import { PageLoading } from '../../shared/ui/PageLoading';
 import { PictureUploader } from '../../shared/ui/PictureUploader';
-import { submitAdvanced, verificationKeys, verificationStatusQuery } from './api';
+import { submitAdvanced, verificationStatusQuery } from './api';
 import { StateCard } from './StateCard';
 import '../../shared/ui/form.css';
 import './verification.css';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { useSubmitVerification } from './useSubmitVerification';
 
 type Values = Partial<RealName2Body>;
 const PHOTOS = ['front', 'back', 'holding'] as const;
@@ -21,23 +21,10 @@ const PHOTOS = ['front', 'back', 'holding'] as const;
 export default function VerificationAdvancedPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const status = useQuery(verificationStatusQuery());
   const [form] = Form.useForm<Values>();
 
-  const mutation = useMutation({
-    mutationFn: submitAdvanced,
-    onSuccess: ({ message }) => {
-      Toast.show({ icon: 'success', content: message || t('kyc.submitted') });
-      void queryClient.invalidateQueries({ queryKey: verificationKeys.status() });
-      void queryClient.invalidateQueries({ queryKey: userKeys.all });
-      navigate(paths.verification, { replace: true });
-    },
-    onError: (e) => {
-      if (!(e instanceof ApiError) || e.kind === 'not-logged-in') return;
-      Toast.show({ content: e.message });
-    },
-  });
+  const mutation = useSubmitVerification(submitAdvanced);
 
   if (status.isPending) return <PageLoading />;
   if (status.isError) return <ErrorState error={status.error} onRetry={() => void status.refetch()} />;
@@ -80,18 +67,7 @@ export default function VerificationAdvancedPage() {
         layout="vertical"
         className="v-form"
         onFinish={onFinish}
-        footer={
-          <Button
-            block
-            type="submit"
-            color="primary"
-            size="large"
-            loading={mutation.isPending}
-            disabled={mutation.isPending}
-          >
-            {t('kyc.submit')}
-          </Button>
-        }
+        footer={<SubmitButton pending={mutation.isPending}>{t('kyc.submit')}</SubmitButton>}
       >
         {PHOTOS.map((p) => (
           <Form.Item

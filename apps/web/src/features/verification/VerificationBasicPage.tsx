@@ -1,21 +1,21 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { RealNameBody } from '@verdant/api';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Button, Form, Input } from 'antd-mobile';
 import { DownOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { userKeys } from '../../shared/account';
-import { ApiError } from '../../shared/api';
 import { currentLang } from '../../shared/i18n';
 import { paths } from '../../shared/paths';
 import { ErrorState } from '../../shared/ui/ErrorState';
 import { PageLoading } from '../../shared/ui/PageLoading';
-import { countriesQuery, submitBasic, verificationKeys, verificationStatusQuery } from './api';
+import { countriesQuery, submitBasic, verificationStatusQuery } from './api';
 import { CountrySheet } from './CountrySheet';
 import { StateCard } from './StateCard';
 import '../../shared/ui/form.css';
 import './verification.css';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { useSubmitVerification } from './useSubmitVerification';
 
 interface Values {
   country?: string;
@@ -54,24 +54,12 @@ function CountryField({ value, onChange }: { value?: string; onChange?: (v: stri
 export default function VerificationBasicPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const status = useQuery(verificationStatusQuery());
   const [form] = Form.useForm<Values>();
 
-  const mutation = useMutation({
-    mutationFn: submitBasic,
-    onSuccess: ({ message }) => {
-      Toast.show({ icon: 'success', content: message || t('kyc.submitted') });
-      void queryClient.invalidateQueries({ queryKey: verificationKeys.status() });
-      void queryClient.invalidateQueries({ queryKey: userKeys.all });
-      navigate(paths.verification, { replace: true });
-    },
-    onError: (e) => {
-      if (!(e instanceof ApiError) || e.kind === 'not-logged-in') return;
-      Toast.show({ content: e.message });
-      if (e.field && FIELDS.includes(e.field))
-        form.setFields([{ name: e.field as keyof Values, errors: [e.message] }]);
-    },
+  const mutation = useSubmitVerification(submitBasic, (e) => {
+    if (e.field && FIELDS.includes(e.field))
+      form.setFields([{ name: e.field as keyof Values, errors: [e.message] }]);
   });
 
   if (status.isPending) return <PageLoading />;
@@ -127,18 +115,7 @@ export default function VerificationBasicPage() {
         className="v-form"
         initialValues={sub ? { country: sub.country, name: sub.name, address: sub.address } : undefined}
         onFinish={onFinish}
-        footer={
-          <Button
-            block
-            type="submit"
-            color="primary"
-            size="large"
-            loading={mutation.isPending}
-            disabled={mutation.isPending}
-          >
-            {t('kyc.submit')}
-          </Button>
-        }
+        footer={<SubmitButton pending={mutation.isPending}>{t('kyc.submit')}</SubmitButton>}
       >
         <Form.Item
           name="country"

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { BankCard, BankCardBody } from '@verdant/api';
-import { Button, Form, Input, TextArea, Toast } from 'antd-mobile';
+import { Form, Input, TextArea, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api';
@@ -11,6 +11,7 @@ import { bankCardsQuery, saveBankCard, walletKeys } from './api';
 import { idParam } from './components/hooks';
 import '../../shared/ui/form.css';
 import './wallet.css';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
 
 type Field = Exclude<keyof BankCardBody, 'id'>;
 
@@ -74,16 +75,7 @@ function BankForm({ card }: { card: BankCard | null }) {
       initialValues={initial}
       onFinish={onFinish}
       footer={
-        <Button
-          block
-          type="submit"
-          color="primary"
-          size="large"
-          loading={mutation.isPending}
-          disabled={mutation.isPending}
-        >
-          {card ? t('common.save') : t('bank.bind')}
-        </Button>
+        <SubmitButton pending={mutation.isPending}>{card ? t('common.save') : t('bank.bind')}</SubmitButton>
       }
     >
       {FIELDS.map((f) => (

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type AddWithdrawAddressBody, ErrorCode } from '@verdant/api';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import { Form, Input, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -21,6 +21,7 @@ import { idParam, useCurrencies } from './components/hooks';
 import { promptFundPassword } from './components/prompts';
 import '../../shared/ui/form.css';
 import './wallet.css';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
 
 interface Values {
   address?: string;
@@ -132,18 +133,7 @@ export default function AddressCreatePage() {
         layout="vertical"
         className="v-form v-card v-card--form"
         onFinish={onFinish}
-        footer={
-          <Button
-            block
-            type="submit"
-            color="primary"
-            size="large"
-            loading={mutation.isPending}
-            disabled={mutation.isPending}
-          >
-            {t('common.save')}
-          </Button>
-        }
+        footer={<SubmitButton pending={mutation.isPending}>{t('common.save')}</SubmitButton>}
       >
         <Form.Item
           name="address"

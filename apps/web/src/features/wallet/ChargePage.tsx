@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Form, Toast } from 'antd-mobile';
+import { Form, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api';
@@ -16,6 +16,7 @@ import { idParam, useCurrencies } from './components/hooks';
 import { InfoRows } from './components/InfoRows';
 import '../../shared/ui/form.css';
 import './wallet.css';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
 
 interface Values {
   amount?: string;
@@ -90,18 +91,7 @@ export default function ChargePage() {
         layout="vertical"
         className="v-form v-card v-card--form"
         onFinish={onFinish}
-        footer={
-          <Button
-            block
-            type="submit"
-            color="primary"
-            size="large"
-            loading={mutation.isPending}
-            disabled={mutation.isPending}
-          >
-            {t('deposit.submit')}
-          </Button>
-        }
+        footer={<SubmitButton pending={mutation.isPending}>{t('deposit.submit')}</SubmitButton>}
       >
         <Form.Item
           name="amount"
