@@ -1,14 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CurrencyInfo } from '@verdant/api';
 import { Button } from 'antd-mobile';
-import { BillOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { formatAmount } from '../../shared/money';
 import { href } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { ErrorState } from '../../shared/ui/ErrorState';
-import { NavBarAction } from '../../shared/ui/NavBarAction';
 import { PageLoading } from '../../shared/ui/PageLoading';
 import { depositAddressQuery, USDT_ID } from './api';
 import { BankDetails } from './components/BankDetails';
@@ -17,6 +15,7 @@ import { copyWithToast } from './components/CopyValue';
 import { idParam, useCurrencies } from './components/hooks';
 import { QrCode } from './components/QrCode';
 import './wallet.css';
+import { RecordsAction } from './components/RecordsAction';
 
 function DepositTarget({ cur, chain }: { cur: CurrencyInfo; chain: string }) {
   const { t } = useTranslation();
@@ -86,7 +85,7 @@ function CopyButton({ value }: { value: string }) {
 /** pages/assets/deposit/index: a coin and chain, its deposit address with a QR code, or the bank details. */
 export default function DepositPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const _navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const currencies = useCurrencies();
 
@@ -112,16 +111,7 @@ export default function DepositPage() {
 
   return (
     <div className="v-wallet-page">
-      <NavBarAction>
-        <button
-          type="button"
-          className="v-navbar-icon"
-          aria-label={t('titles.record')}
-          onClick={() => navigate(href('record', { tab: 'deposit' }))}
-        >
-          <BillOutline />
-        </button>
-      </NavBarAction>
+      <RecordsAction to={href('record', { tab: 'deposit' })} label={t('titles.record')} />
       <section className="v-card">
         <Chips
           legend={t('wallet.coin')}

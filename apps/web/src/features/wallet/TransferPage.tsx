@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorCode, type WalletAccountType } from '@verdant/api';
 import { Button, Dialog, Toast } from 'antd-mobile';
-import { BillOutline, DownOutline, LoopOutline } from 'antd-mobile-icons';
+import { DownOutline, LoopOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -9,20 +9,20 @@ import { ApiError } from '../../shared/api';
 import { formatAmount, isGreater, parseAmount } from '../../shared/money';
 import { paths } from '../../shared/paths';
 import { ErrorState } from '../../shared/ui/ErrorState';
-import { NavBarAction } from '../../shared/ui/NavBarAction';
 import { OptionSheet } from '../../shared/ui/OptionSheet';
 import { PageLoading } from '../../shared/ui/PageLoading';
 import { transfer, USDT_ID, walletKeys, walletListQuery } from './api';
 import { AmountInput } from './components/AmountInput';
 import { ACCOUNT_TYPES, idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
 import './wallet.css';
+import { RecordsAction } from './components/RecordsAction';
 
 type Sheet = 'from' | 'to' | 'coin' | null;
 
 /** pages/assets/transfer/index: between the user's own spot, option, contract and trust accounts. */
 export default function TransferPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
+  const _navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const currencies = useCurrencies();
@@ -118,16 +118,7 @@ export default function TransferPage() {
 
   return (
     <div className="v-wallet-page">
-      <NavBarAction>
-        <button
-          type="button"
-          className="v-navbar-icon"
-          aria-label={t('titles.transferRecord')}
-          onClick={() => navigate(paths.transferRecord)}
-        >
-          <BillOutline />
-        </button>
-      </NavBarAction>
+      <RecordsAction to={paths.transferRecord} label={t('titles.transferRecord')} />
 
       <section className="v-card v-transfer">
         <div className="v-transfer__sides">

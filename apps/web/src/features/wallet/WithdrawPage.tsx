@@ -1,16 +1,15 @@
-import { BillOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { href } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { ErrorState } from '../../shared/ui/ErrorState';
-import { NavBarAction } from '../../shared/ui/NavBarAction';
 import { PageLoading } from '../../shared/ui/PageLoading';
 import { USDT_ID } from './api';
 import { Chips } from './components/Chips';
 import { idParam, useCurrencies } from './components/hooks';
 import { WithdrawForm } from './components/WithdrawForm';
 import './wallet.css';
+import { RecordsAction } from './components/RecordsAction';
 
 /** pages/assets/withdraw/index: a coin to one of the user's saved addresses. Bank goes to its own page. */
 export default function WithdrawPage() {
@@ -29,16 +28,7 @@ export default function WithdrawPage() {
 
   return (
     <div className="v-wallet-page">
-      <NavBarAction>
-        <button
-          type="button"
-          className="v-navbar-icon"
-          aria-label={t('titles.record')}
-          onClick={() => navigate(href('record', { tab: 'withdraw' }))}
-        >
-          <BillOutline />
-        </button>
-      </NavBarAction>
+      <RecordsAction to={href('record', { tab: 'withdraw' })} label={t('titles.record')} />
       <section className="v-card">
         <Chips
           legend={t('wallet.coin')}
