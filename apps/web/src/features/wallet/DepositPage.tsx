@@ -85,7 +85,6 @@ function CopyButton({ value }: { value: string }) {
 /** pages/assets/deposit/index: a coin and chain, its deposit address with a QR code, or the bank details. */
 export default function DepositPage() {
   const { t } = useTranslation();
-  const _navigate = useNavigate();
   const [params, setParams] = useSearchParams();
   const currencies = useCurrencies();
 

@@ -4,7 +4,7 @@ import { Button, Dialog, Toast } from 'antd-mobile';
 import { DownOutline, LoopOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api';
 import { formatAmount, isGreater, parseAmount } from '../../shared/money';
 import { paths } from '../../shared/paths';
@@ -22,7 +22,6 @@ type Sheet = 'from' | 'to' | 'coin' | null;
 /** pages/assets/transfer/index: between the user's own spot, option, contract and trust accounts. */
 export default function TransferPage() {
   const { t } = useTranslation();
-  const _navigate = useNavigate();
   const queryClient = useQueryClient();
   const [params] = useSearchParams();
   const currencies = useCurrencies();
