@@ -2,35 +2,16 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import en from '../../locales/en.json';
 import { paths } from '../../shared/paths';
+import { fakeSocket, pushEvent, resetFakeSocket } from '../../test/fake-socket';
 import { fetchStub, ok, renderPage } from '../../test/render';
 import HomePage from './HomePage';
 
-const fake = vi.hoisted(() => {
-  const handlers = new Map<string, Set<(p: unknown) => void>>();
-  const socket = {
-    connected: true,
-    active: true,
-    io: { opts: { query: {} as Record<string, string> } },
-    on: (ev: string, fn: (p: unknown) => void) => {
-      if (!handlers.has(ev)) handlers.set(ev, new Set());
-      handlers.get(ev)?.add(fn);
-    },
-    off: (ev: string, fn: (p: unknown) => void) => handlers.get(ev)?.delete(fn),
-    emit: vi.fn(),
-    connect: vi.fn(),
-    disconnect: vi.fn(),
-  };
-  const push = (ev: string, payload: unknown) => {
-    for (const fn of handlers.get(ev) ?? []) fn(payload);
-  };
-  return { socket, push, handlers };
-});
-vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
+vi.mock('socket.io-client', async () => ({ io: (await import('../../test/fake-socket')).fakeIo }));
 const { closeSocket } = await import('../../shared/socket');
 
 afterEach(() => {
   closeSocket();
-  fake.handlers.clear();
+  resetFakeSocket();
 });
 
 const ticker = (symbol: string, base: string, last: string, change: string | null) => ({
@@ -82,10 +63,10 @@ describe('home', () => {
     expect(within(gainers).getByText('+12.01%')).toBeTruthy();
 
     // the socket client loads at the first interaction (first-load budget), then prices are live
-    expect(fake.socket.emit).not.toHaveBeenCalled();
+    expect(fakeSocket.emit).not.toHaveBeenCalled();
     fireEvent.pointerDown(document.body);
-    await waitFor(() => expect(fake.socket.emit).toHaveBeenCalledWith('sub', ['tickers']));
-    act(() => fake.push('tickers', [ticker('btcusdt', 'BTC', '51234.5', '3.5')]));
+    await waitFor(() => expect(fakeSocket.emit).toHaveBeenCalledWith('sub', ['tickers']));
+    act(() => pushEvent('tickers', [ticker('btcusdt', 'BTC', '51234.5', '3.5')]));
     await waitFor(() => expect(screen.getByTestId('price-btcusdt').textContent).toBe('51,234.50'));
 
     fireEvent.click(screen.getByTestId('price-ethusdt'));

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import en from '../../locales/en.json';
 import { paths } from '../../shared/paths';
 import { setSession } from '../../shared/session';
+import { fakeSocket, handlerCount, pushEvent, resetFakeSocket } from '../../test/fake-socket';
 import { ok, renderPage } from '../../test/render';
 import KlinePage from './KlinePage';
 import MarketListPage from './MarketListPage';
@@ -37,35 +38,17 @@ const fake = vi.hoisted(() => {
     createIndicator: () => 'id',
     resize: () => {},
   };
-  const handlers = new Map<string, Set<(p: unknown) => void>>();
-  const socket = {
-    connected: true,
-    active: true,
-    io: { opts: { query: {} as Record<string, string> } },
-    on: (ev: string, fn: (p: unknown) => void) => {
-      if (!handlers.has(ev)) handlers.set(ev, new Set());
-      handlers.get(ev)?.add(fn);
-    },
-    off: (ev: string, fn: (p: unknown) => void) => handlers.get(ev)?.delete(fn),
-    emit: vi.fn(),
-    connect: vi.fn(),
-    disconnect: vi.fn(),
-  };
-  const push = (ev: string, payload: unknown) => {
-    for (const fn of handlers.get(ev) ?? []) fn(payload);
-  };
-  return { state, chart, socket, push, handlers };
+  return { state, chart };
 });
 
 vi.mock('klinecharts', () => ({ init: () => fake.chart, dispose: () => {}, registerLocale: () => {} }));
-vi.mock('socket.io-client', () => ({ io: () => fake.socket }));
+vi.mock('socket.io-client', async () => ({ io: (await import('../../test/fake-socket')).fakeIo }));
 
 const { closeSocket } = await import('../../shared/socket');
 
 afterEach(() => {
   closeSocket();
-  fake.handlers.clear();
-  fake.socket.emit.mockClear();
+  resetFakeSocket();
 });
 
 // ---- API answers ---------------------------------------------------------------------------
@@ -263,12 +246,12 @@ describe('chart page', () => {
       ).toBe(true),
     );
     await waitFor(() =>
-      expect(fake.socket.emit).toHaveBeenCalledWith(
+      expect(fakeSocket.emit).toHaveBeenCalledWith(
         'sub',
         expect.arrayContaining(['kline:btcusdt:timeshare']),
       ),
     );
-    expect(fake.socket.emit).toHaveBeenCalledWith('unsub', expect.arrayContaining(['kline:btcusdt:5min']));
+    expect(fakeSocket.emit).toHaveBeenCalledWith('unsub', expect.arrayContaining(['kline:btcusdt:5min']));
   });
 
   it('shows the 24 h figures, and the price the socket sends', async () => {
@@ -277,15 +260,15 @@ describe('chart page', () => {
     expect((await screen.findByTestId('last-price')).textContent).toBe('50,000.00');
     expect(screen.getByText('51,000.00')).toBeTruthy();
     expect(screen.getByText('48,000.00')).toBeTruthy();
-    await waitFor(() => expect(fake.handlers.get('ticker')?.size).toBeGreaterThan(0));
+    await waitFor(() => expect(handlerCount('ticker')).toBeGreaterThan(0));
 
-    act(() => fake.push('ticker', { ...btc, last: '52345.678', change_24h: '6.8' }));
+    act(() => pushEvent('ticker', { ...btc, last: '52345.678', change_24h: '6.8' }));
     // the query cache tells the page on its next tick
     await waitFor(() => expect(screen.getByTestId('last-price').textContent).toBe('52,345.67'));
     expect(screen.getByText('+6.80%')).toBeTruthy();
 
     // another market's ticker changes nothing here
-    act(() => fake.push('ticker', { ...eth, last: '1' }));
+    act(() => pushEvent('ticker', { ...eth, last: '1' }));
     expect(screen.getByTestId('last-price').textContent).toBe('52,345.67');
   });
 
@@ -293,9 +276,9 @@ describe('chart page', () => {
     api();
     renderPage(<KlinePage />, paths.kline, kline);
     expect(await within(await screen.findByTestId('depth')).findByText('49,990.00')).toBeTruthy();
-    await waitFor(() => expect(fake.handlers.get('depth')?.size).toBeGreaterThan(0));
+    await waitFor(() => expect(handlerCount('depth')).toBeGreaterThan(0));
     act(() =>
-      fake.push('depth', {
+      pushEvent('depth', {
         symbol: 'btcusdt',
         bids: [{ price: '49995.5', qty: '2' }],
         asks: [{ price: '50020', qty: '1' }],
@@ -306,7 +289,7 @@ describe('chart page', () => {
 
     fireEvent.click(screen.getByRole('tab', { name: en.market.trades }));
     act(() =>
-      fake.push('trades', {
+      pushEvent('trades', {
         symbol: 'btcusdt',
         list: [
           { id: 't2', price: '50111', qty: '0.2', amount: '10022.2', side: 'sell', time: 1_700_000_001_000 },
@@ -455,8 +438,8 @@ describe('spot market list', () => {
     expect(screen.queryByTestId('price-btcusdt')).toBeNull();
     expect(screen.getByTestId('price-ethusdt')).toBeTruthy();
 
-    await waitFor(() => expect(fake.socket.emit).toHaveBeenCalledWith('sub', ['tickers']));
-    act(() => fake.push('tickers', [{ ...eth, last: '3123.45' }]));
+    await waitFor(() => expect(fakeSocket.emit).toHaveBeenCalledWith('sub', ['tickers']));
+    act(() => pushEvent('tickers', [{ ...eth, last: '3123.45' }]));
     await waitFor(() => expect(screen.getByTestId('price-ethusdt').textContent).toBe('3,123.45'));
   });
 
