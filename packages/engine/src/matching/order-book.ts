@@ -101,13 +101,7 @@ export class OrderBook {
       sink.done(id, 'filled', 0);
       return null;
     }
-    const node = this.nodePool.pop() ?? new OrderNode();
-    node.id = id;
-    node.owner = owner;
-    node.bid = bid;
-    node.price = price;
-    node.remaining = remaining;
-    node.seq = seq;
+    const node = this.node(id, owner, bid, price, remaining, seq);
     own.levelAt(price).push(node);
     own.total += remaining;
     this.byId.set(id, node);
@@ -142,6 +136,25 @@ export class OrderBook {
     return null;
   }
 
+  /** A resting order's node, from the pool when one is free (no allocation in steady state). */
+  private node(
+    id: OrderId,
+    owner: OwnerId,
+    bid: boolean,
+    price: number,
+    remaining: number,
+    seq: number,
+  ): OrderNode {
+    const node = this.nodePool.pop() ?? new OrderNode();
+    node.id = id;
+    node.owner = owner;
+    node.bid = bid;
+    node.price = price;
+    node.remaining = remaining;
+    node.seq = seq;
+    return node;
+  }
+
   /** Cancels a resting order; an id that is not resting is `unknown_order`. */
   cancel(id: OrderId): Reject | null {
     const node = this.byId.get(id);
@@ -168,13 +181,7 @@ export class OrderBook {
     if (own.total + remaining > MAX) return 'too_large';
     const other = (bid ? this.asks : this.bids).best();
     if (other !== undefined && (bid ? price >= other.price : price <= other.price)) return 'would_cross';
-    const node = this.nodePool.pop() ?? new OrderNode();
-    node.id = id;
-    node.owner = owner;
-    node.bid = bid;
-    node.price = price;
-    node.remaining = remaining;
-    node.seq = seq;
+    const node = this.node(id, owner, bid, price, remaining, seq);
     own.levelAt(price).insertBySeq(node);
     own.total += remaining;
     this.byId.set(id, node);
