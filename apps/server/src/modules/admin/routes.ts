@@ -26,12 +26,10 @@ import {
   Paged,
 } from '@verdant/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { parsePaging } from '../../db/paging.ts';
 import { ok } from '../../http/envelope.ts';
 import { uploadsService } from '../uploads/service.ts';
-import { listAudit } from './audit.ts';
 import { loginOperator, logoutOperator, operatorOf, requireOperator, toOperator } from './operators.ts';
-import { adminService, parseId } from './service.ts';
+import { adminService } from './service.ts';
 
 const secured = [{ session: [] }];
 const tags = ['admin'];
@@ -279,22 +277,6 @@ export default async function adminRoutes(fastify: FastifyInstance) {
       querystring: AdminAuditQuery,
       response: { 200: Ok(Paged(AuditEntry)) },
     },
-    handler: async (req) => {
-      const p = parsePaging(req.query);
-      const operatorId = (req.query.operator_id ?? '').trim()
-        ? parseId(req.query.operator_id, 'operator_id')
-        : undefined;
-      const r = await listAudit(
-        app.ctx.db,
-        {
-          operatorId,
-          action: (req.query.action ?? '').trim() || undefined,
-          targetType: (req.query.target_type ?? '').trim() || undefined,
-          targetId: (req.query.target_id ?? '').trim() || undefined,
-        },
-        p,
-      );
-      return ok(req, { ...r, page: p.page, limit: p.limit });
-    },
+    handler: async (req) => ok(req, await admin.audit(req.query)),
   });
 }

@@ -1,4 +1,5 @@
 import type {
+  AdminAuditQuery,
   AdminBalance,
   AdminDeposit,
   AdminLedgerEntry,
@@ -19,7 +20,7 @@ import {
   type VerificationRow,
 } from '../kyc/service.ts';
 import { approveDeposit, approveWithdrawal, rejectDeposit, rejectWithdrawal } from '../wallet/service.ts';
-import { writeAudit } from './audit.ts';
+import { listAudit, writeAudit } from './audit.ts';
 import type { OperatorSession } from './operators.ts';
 
 export const REASON_MAX = 200;
@@ -308,6 +309,25 @@ export function adminService(ctx: AppContext) {
     deposits: (query: { status?: string | undefined } & PageInput) => listMoney('deposit', query),
     withdrawals: (query: { status?: string | undefined } & PageInput) => listMoney('withdrawal', query),
     reviewMoney,
+
+    /** The audit log, newest first, filtered by operator, action or target. */
+    async audit(query: AdminAuditQuery) {
+      const p = parsePaging(query);
+      const operatorId = (query.operator_id ?? '').trim()
+        ? parseId(query.operator_id, 'operator_id')
+        : undefined;
+      const r = await listAudit(
+        db,
+        {
+          operatorId,
+          action: (query.action ?? '').trim() || undefined,
+          targetType: (query.target_type ?? '').trim() || undefined,
+          targetId: (query.target_id ?? '').trim() || undefined,
+        },
+        p,
+      );
+      return { ...r, page: p.page, limit: p.limit };
+    },
 
     async verifications(
       query: { status?: string | undefined; level?: string | undefined } & PageInput,
