@@ -181,6 +181,12 @@ function fromRow(r: OrderRow, m: Market): Order {
   };
 }
 
+/** PostgreSQL's deadlock and serialization failures: the transaction did nothing and may run again. */
+function isTransient(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
 export type SpotService = ReturnType<typeof createSpotService>;
 
 /**
@@ -209,6 +215,19 @@ export function createSpotService(
    * time priority is `seq`, not the id.
    */
   const idPool: number[] = [];
+  /**
+   * One spot transaction at a time, across all markets. A batch locks its accounts in two
+   * steps (the freeze, then the settlement, whose makers are known only after matching), so two
+   * markets' batches running at once can each hold what the other's settlement needs: a deadlock
+   * on PostgreSQL, and a failed batch. Serialised, they cannot; each market still batches, and
+   * one market's batches were serial already.
+   */
+  let writing: Promise<unknown> = Promise.resolve();
+  function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
+    const next = writing.then(fn, fn);
+    writing = next.catch(() => {});
+    return next;
+  }
   const ID_BLOCK = 1024;
 
   async function takeIds(q: Queryable, n: number): Promise<number[]> {
@@ -298,21 +317,33 @@ export function createSpotService(
       let recorded: RecordedTrades = { trades: [], candles: [] };
       let touched: Order[] = [];
       const lastSeq = this.book.lastSeq;
-      try {
-        const r = await db.tx((q) => this.apply(q, batch, outcome));
-        recorded = r.recorded;
-        touched = r.touched;
-      } catch (e) {
-        log.error({ err: e, market: this.market.symbol, requests: batch.length }, 'spot batch failed');
-        // Memory may hold what the rolled-back transaction did: read the book back.
+      for (let attempt = 1; ; attempt++) {
         try {
-          await this.restore();
-          this.book.advanceSeq(lastSeq);
-        } catch (e2) {
-          log.error({ err: e2 }, 'spot: book restore failed');
+          const r = await oneAtATime(() => db.tx((q) => this.apply(q, batch, outcome)));
+          recorded = r.recorded;
+          touched = r.touched;
+          break;
+        } catch (e) {
+          let again = attempt === 1 && isTransient(e);
+          log[again ? 'warn' : 'error'](
+            { err: e, market: this.market.symbol, requests: batch.length },
+            again ? 'spot batch failed, running it again' : 'spot batch failed',
+          );
+          // Memory may hold what the rolled-back transaction did: read the book back.
+          try {
+            await this.restore();
+            this.book.advanceSeq(lastSeq);
+          } catch (e2) {
+            log.error({ err: e2 }, 'spot: book restore failed');
+            again = false;
+          }
+          if (again) {
+            outcome.clear();
+            continue;
+          }
+          for (const req of batch) req.reject(new AppError('CONFLICT', 'spot.retry'));
+          return;
         }
-        for (const req of batch) req.reject(new AppError('CONFLICT', 'spot.retry'));
-        return;
       }
       for (const req of batch) {
         const out = outcome.get(req);

@@ -1,9 +1,11 @@
 import type { SpotOrder } from '@verdant/api';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { accountId } from '../../ledger/ledger.ts';
 import { type Harness, registerByEmail, startHarness } from '../../test/harness.ts';
 import {
   BTC,
   cancel,
+  ETH,
   fund,
   houseFees,
   ledgerClean,
@@ -330,6 +332,67 @@ describe('concurrency', () => {
       [BTC],
     );
     expect(Number(sum!.n)).toBe(0);
+  });
+  it('two markets settling against each other’s buyers at once: neither batch fails', async () => {
+    // A rests an ETH ask and B a BTC ask; then, at the same moment, A buys B's BTC and B buys
+    // A's ETH. Each market's batch freezes its buyer's USDT, then pays the seller, whose USDT the
+    // other batch has just frozen: two transactions waiting on each other, unless the writer
+    // prevents it. Several pairs, so the two batches really overlap.
+    const pairs = await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        const a = await trader('10000', '1');
+        const b = await trader('10000', '1');
+        await fund(h.app, a.id, ETH, '1');
+        await fund(h.app, b.id, ETH, '1');
+        return { a, b };
+      }),
+    );
+    for (const { a, b } of pairs) {
+      ok(await place(h.app, a.token, { symbol: 'ethusdt', side: 'sell', price: '3000', qty: '0.01' }));
+      ok(await place(h.app, b.token, { symbol: 'btcusdt', side: 'sell', price: '50000', qty: '0.001' }));
+    }
+    const results = await Promise.all(
+      pairs.flatMap(({ a, b }) => [
+        place(h.app, a.token, { symbol: 'btcusdt', side: 'buy', price: '50000', qty: '0.001' }),
+        place(h.app, b.token, { symbol: 'ethusdt', side: 'buy', price: '3000', qty: '0.01' }),
+      ]),
+    );
+    expect(results.map((r) => (r.status === 200 ? r.body.data.status : r.body.message))).toEqual(
+      Array(8).fill('completed'),
+    );
+    expect(h.app.spot.depthOf(2)).toEqual({ bids: [], asks: [] });
+  });
+
+  it('a deadlock with another writer of the ledger runs the batch again: the order still goes through', async ({
+    skip,
+  }) => {
+    // PGlite is one connection: transactions never overlap there.
+    if (h.app.ctx.db.kind !== 'postgres') skip();
+    const s = await trader(undefined, '1');
+    const a = await trader('1000');
+    ok(await place(h.app, s.token, { side: 'sell', price: '50000', qty: '0.001' }));
+    const fees = await accountId(h.app.ctx.db, { house: 'fees', currencyId: USDT });
+    const buyer = await accountId(h.app.ctx.db, { userId: a.id, type: 'spot', currencyId: USDT });
+    // Another transaction holds the fee account the batch will settle into, then waits for the
+    // buyer's account the batch has frozen: each waits for the other.
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    const other = h.app.ctx.db
+      .tx(async (q) => {
+        await q.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [fees]);
+        release();
+        await new Promise((r) => setTimeout(r, 300));
+        await q.query('SELECT 1 FROM ledger_accounts WHERE id = $1 FOR UPDATE', [buyer]);
+      })
+      .catch((e: { code?: string }) => e.code);
+    await held;
+    const bought = ok(await place(h.app, a.token, { side: 'buy', price: '50000', qty: '0.001' }));
+    expect(bought.status).toBe('completed');
+    // PostgreSQL broke the cycle by failing one side; if it was the other, so be it
+    expect([undefined, '40P01']).toContain(await other);
+    expect(await spotBalance(h.app, a.id, USDT)).toEqual({ available: '950', frozen: '0' });
   });
 });
 

@@ -8,6 +8,7 @@ import type { Envelope, Harness } from '../../test/harness.ts';
 
 export const USDT = 3;
 export const BTC = 1;
+export const ETH = 2;
 
 export async function fund(app: FastifyInstance, userId: number, currencyId: number, amount: string) {
   await app.ctx.db.tx((q) =>
