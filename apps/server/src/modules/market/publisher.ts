@@ -97,27 +97,31 @@ export class MarketPublisher {
   }
 
   private async send(): Promise<void> {
+    // Read everything first, then emit it all in one synchronous run: a client's messages of
+    // one flush then leave in as few socket writes as the transport allows (see realtime).
+    const out: { room: string; event: string; msg: unknown }[] = [];
     for (const [room, k] of this.klines) {
       const msg: KlineMessage = {
         symbol: k.symbol,
         interval: k.interval,
         list: [...k.byTime.values()].sort((a, b) => a.time - b.time),
       };
-      this.io.to(room).emit(MarketEvents.kline, msg);
+      out.push({ room, event: MarketEvents.kline, msg });
     }
     this.klines.clear();
     for (const [room, t] of this.trades) {
       const msg: TradesMessage = { symbol: t.symbol, list: t.list };
-      this.io.to(room).emit(MarketEvents.trades, msg);
+      out.push({ room, event: MarketEvents.trades, msg });
     }
     this.trades.clear();
     if (this.tickerSymbols.size > 0) {
       const symbols = new Set(this.tickerSymbols);
       this.tickerSymbols.clear();
       const all = await this.sources.tickers();
-      this.io.to(MarketStreams.tickers).emit(MarketEvents.tickers, all);
+      out.push({ room: MarketStreams.tickers, event: MarketEvents.tickers, msg: all });
       for (const t of all)
-        if (symbols.has(t.symbol)) this.io.to(MarketStreams.ticker(t.symbol)).emit(MarketEvents.ticker, t);
+        if (symbols.has(t.symbol))
+          out.push({ room: MarketStreams.ticker(t.symbol), event: MarketEvents.ticker, msg: t });
     }
     if (this.depthSymbols.size > 0) {
       const symbols = [...this.depthSymbols];
@@ -126,9 +130,10 @@ export class MarketPublisher {
         const depth = await this.sources.depth(symbol);
         if (!depth) continue;
         const msg: DepthMessage = { symbol, ...depth };
-        this.io.to(MarketStreams.depth(symbol)).emit(MarketEvents.depth, msg);
+        out.push({ room: MarketStreams.depth(symbol), event: MarketEvents.depth, msg });
       }
     }
+    for (const { room, event, msg } of out) this.io.to(room).emit(event, msg);
   }
 
   async close(): Promise<void> {
