@@ -55,7 +55,18 @@ describe('the house market maker (turned on by this test)', () => {
     let moved = prices;
     for (let k = 1; k < 50 && moved.get(1) === index; k++)
       moved = await h.app.market.feed.tick(t0 + k * 60_000);
-    await mm.refresh();
+    // what depth subscribers are sent during the requote: never a book without the maker's quotes
+    const published: number[] = [];
+    const publishDepth = h.app.market.publishDepth;
+    h.app.market.publishDepth = (symbol) => {
+      if (symbol === 'btcusdt') published.push(h.app.spot.depthOf(1).asks.length);
+      publishDepth(symbol);
+    };
+    await mm.refresh().finally(() => {
+      h.app.market.publishDepth = publishDepth;
+    });
+    expect(published.length).toBeGreaterThan(0);
+    expect(published.every((n) => n === 3)).toBe(true);
     const after = h.app.spot.depthOf(1);
     expect(after.bids).toHaveLength(3);
     expect(after.asks).toHaveLength(3);

@@ -93,12 +93,14 @@ export class MarketMaker {
       if (!index) continue;
       const open = this.spot.openOrders(this.userId, m.id);
       if (this.quotedAt.get(m.id) === index.price && open.length === 2 * this.cfg.levels) continue;
-      // cancel first, then quote: the new ladder never meets the old one
-      await Promise.allSettled(open.map((o) => this.spot.cancel(this.userId, { id: String(o.id) })));
-      const placed = await Promise.allSettled(
-        this.ladder(m, index.price).map((b) => this.spot.place(this.userId, b)),
+      // One batch, the cancels first: the new ladder never meets the old one, and the book is
+      // never without quotes in between.
+      const answers = await this.spot.replace(
+        this.userId,
+        open.map((o) => o.id),
+        this.ladder(m, index.price),
       );
-      const failed = placed.filter((p) => p.status === 'rejected').length;
+      const failed = answers.slice(open.length).filter((p) => p.status === 'rejected').length;
       if (failed > 0) this.log.debug({ market: m.symbol, failed }, 'market maker: some quotes refused');
       this.quotedAt.set(m.id, index.price);
     }

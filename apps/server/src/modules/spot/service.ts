@@ -913,6 +913,46 @@ export function createSpotService(
       );
     },
 
+    /**
+     * Cancels some of a user's open orders and places new ones in one batch, the cancels first:
+     * the market maker's requote, so its quotes never leave the book between the two. Answers
+     * every request as `Promise.allSettled` would, the cancels then the places.
+     */
+    async replace(
+      userId: number,
+      cancelIds: readonly number[],
+      bodies: readonly PlaceOrderBody[],
+    ): Promise<PromiseSettledResult<SpotOrder>[]> {
+      await service.start();
+      const inputs = await Promise.allSettled(bodies.map((b) => validate(userId, b)));
+      if (closed) throw new AppError('CONFLICT', 'spot.retry');
+      // No await from here on: every request joins its desk's queue in this order, together.
+      const answers: Promise<SpotOrder>[] = [];
+      for (const orderId of cancelIds) {
+        const d = where.get(orderId);
+        answers.push(
+          d && d.open.get(orderId)?.userId === userId
+            ? new Promise((resolve, reject) =>
+                d.enqueue({ kind: 'cancel', userId, orderId, resolve, reject }),
+              )
+            : Promise.reject(new AppError('CONFLICT', 'spot.orderFinished', {}, 'id')),
+        );
+      }
+      for (const r of inputs) {
+        if (r.status === 'rejected') {
+          answers.push(Promise.reject(r.reason));
+          continue;
+        }
+        const input = r.value;
+        answers.push(
+          new Promise((resolve, reject) =>
+            desk(input.market).enqueue({ kind: 'place', input, resolve, reject }),
+          ),
+        );
+      }
+      return Promise.allSettled(answers);
+    },
+
     /** Resting orders of a user on a market (the market maker refreshes its quotes with it). */
     openOrders(userId: number, marketId: number): { id: number; side: OrderSide; price: string }[] {
       const d = desks.get(marketId);

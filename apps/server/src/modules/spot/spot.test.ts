@@ -396,6 +396,33 @@ describe('concurrency', () => {
   });
 });
 
+describe('replace (the market maker’s requote)', () => {
+  it('cancels and places in one go; what cannot be done is refused alone', async () => {
+    const u = await trader('1000');
+    const other = await trader('1000');
+    const mine = ok(await place(h.app, u.token, { side: 'buy', price: '40000', qty: '0.001' }));
+    const theirs = ok(await place(h.app, other.token, { side: 'buy', price: '40000', qty: '0.001' }));
+    const answers = await h.app.spot.replace(
+      u.id,
+      [Number(mine.id), Number(theirs.id)],
+      [
+        { symbol: 'btcusdt', side: 'buy', type: 'limit', price: '41000', qty: '0.001' },
+        { symbol: 'btcusdt', side: 'buy', type: 'limit', price: '41000.001', qty: '0.001' },
+      ],
+    );
+    expect(
+      answers.map((a) =>
+        a.status === 'fulfilled' ? a.value.status : (a.reason as { messageKey: string }).messageKey,
+      ),
+    ).toEqual(['cancelled', 'spot.orderFinished', 'waiting', 'spot.priceOffGrid']);
+    expect(await spotBalance(h.app, u.id, USDT)).toEqual({ available: '959', frozen: '41' });
+    for (const t of [u, other]) {
+      const open = (await list(h.app, t.token, { status: 'waiting' })).body.data.list;
+      for (const o of open) ok(await cancel(h.app, t.token, o.id));
+    }
+  });
+});
+
 describe('GET coin/list', () => {
   it('pages, filters by status and market, and refuses an unknown status', async () => {
     const u = await trader('100');
