@@ -859,6 +859,24 @@ export function createSpotService(
     return out;
   }
 
+  /** The desk an open order of this user rests on, or undefined (unknown, finished, or someone else's). */
+  function deskOfOpen(userId: number, orderId: number): Desk | undefined {
+    const d = where.get(orderId);
+    return d && d.open.get(orderId)?.userId === userId ? d : undefined;
+  }
+
+  /** Queues a placement on its market's desk; answered after the batch's commit. */
+  const queuePlace = (input: PlaceInput) =>
+    new Promise<SpotOrder>((resolve, reject) =>
+      desk(input.market).enqueue({ kind: 'place', input, resolve, reject }),
+    );
+
+  /** Queues a cancel on the desk the order rests on; answered after the batch's commit. */
+  const queueCancel = (d: Desk, userId: number, orderId: number) =>
+    new Promise<SpotOrder>((resolve, reject) =>
+      d.enqueue({ kind: 'cancel', userId, orderId, resolve, reject }),
+    );
+
   const service = {
     /** Loads the markets and rebuilds every book from the open orders (recovery). */
     start(): Promise<void> {
@@ -887,9 +905,7 @@ export function createSpotService(
       await service.start();
       const input = await validate(userId, body);
       if (closed) throw new AppError('CONFLICT', 'spot.retry');
-      return new Promise((resolve, reject) =>
-        desk(input.market).enqueue({ kind: 'place', input, resolve, reject }),
-      );
+      return queuePlace(input);
     },
 
     async cancel(userId: number, body: CancelOrderBody): Promise<SpotOrder> {
@@ -897,8 +913,8 @@ export function createSpotService(
       const s = (body.id ?? '').trim();
       if (!/^\d{1,15}$/.test(s)) throw invalid('spot.orderIdInvalid', 'id');
       const orderId = Number(s);
-      const d = where.get(orderId);
-      if (!d || d.open.get(orderId)?.userId !== userId) {
+      const d = deskOfOpen(userId, orderId);
+      if (!d) {
         const [row] = await db.query<{ user_id: number; status: OrderStatus }>(
           'SELECT user_id, status FROM spot_orders WHERE id = $1',
           [orderId],
@@ -908,9 +924,7 @@ export function createSpotService(
         throw new AppError('CONFLICT', 'spot.orderFinished', {}, 'id');
       }
       if (closed) throw new AppError('CONFLICT', 'spot.retry');
-      return new Promise((resolve, reject) =>
-        d.enqueue({ kind: 'cancel', userId, orderId, resolve, reject }),
-      );
+      return queueCancel(d, userId, orderId);
     },
 
     /**
@@ -929,27 +943,15 @@ export function createSpotService(
       // No await from here on: every request joins its desk's queue in this order, together.
       const answers: Promise<SpotOrder>[] = [];
       for (const orderId of cancelIds) {
-        const d = where.get(orderId);
+        const d = deskOfOpen(userId, orderId);
         answers.push(
-          d && d.open.get(orderId)?.userId === userId
-            ? new Promise((resolve, reject) =>
-                d.enqueue({ kind: 'cancel', userId, orderId, resolve, reject }),
-              )
+          d
+            ? queueCancel(d, userId, orderId)
             : Promise.reject(new AppError('CONFLICT', 'spot.orderFinished', {}, 'id')),
         );
       }
-      for (const r of inputs) {
-        if (r.status === 'rejected') {
-          answers.push(Promise.reject(r.reason));
-          continue;
-        }
-        const input = r.value;
-        answers.push(
-          new Promise((resolve, reject) =>
-            desk(input.market).enqueue({ kind: 'place', input, resolve, reject }),
-          ),
-        );
-      }
+      for (const r of inputs)
+        answers.push(r.status === 'fulfilled' ? queuePlace(r.value) : Promise.reject(r.reason));
       return Promise.allSettled(answers);
     },
 
