@@ -4,9 +4,7 @@ import { RightOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { href, paths } from '../../shared/paths';
-import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryView } from '../../shared/ui/QueryView';
 import { addressesQuery } from './api';
 import { CoinBadge } from './components/CoinRow';
 import './wallet.css';
@@ -19,35 +17,31 @@ export default function AddressListPage() {
 
   return (
     <div className="v-wallet-page">
-      {list.isPending ? (
-        <PageLoading />
-      ) : list.isError ? (
-        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.length === 0 ? (
-        <EmptyState text={t('common.noData')} />
-      ) : (
-        <ul className="v-records">
-          {list.data.map((a) => (
-            <li key={a.id}>
-              <button
-                type="button"
-                className="v-record v-record--link v-address-row"
-                onClick={() => navigate(href('address', { id: a.id }))}
-              >
-                <CoinBadge symbol={a.symbol} />
-                <span className="v-address-row__main">
-                  <strong>
-                    {a.symbol} <small className="v-record__chain">{a.chain}</small>
-                    {a.remark && <small className="v-address-row__remark">{a.remark}</small>}
-                  </strong>
-                  <span className="v-mono v-break">{a.address}</span>
-                </span>
-                <RightOutline className="v-coin__chevron" />
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
+      <QueryView query={list} isEmpty={(l) => l.length === 0}>
+        {(addresses) => (
+          <ul className="v-records">
+            {addresses.map((a) => (
+              <li key={a.id}>
+                <button
+                  type="button"
+                  className="v-record v-record--link v-address-row"
+                  onClick={() => navigate(href('address', { id: a.id }))}
+                >
+                  <CoinBadge symbol={a.symbol} />
+                  <span className="v-address-row__main">
+                    <strong>
+                      {a.symbol} <small className="v-record__chain">{a.chain}</small>
+                      {a.remark && <small className="v-address-row__remark">{a.remark}</small>}
+                    </strong>
+                    <span className="v-mono v-break">{a.address}</span>
+                  </span>
+                  <RightOutline className="v-coin__chevron" />
+                </button>
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
       <div className="v-actions">
         <Button block color="primary" size="large" onClick={() => navigate(paths.addressCreate)}>
           {t('address.add')}

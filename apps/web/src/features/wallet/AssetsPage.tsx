@@ -15,9 +15,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { formatAmount, HIDDEN_AMOUNT, isLess, isZero, NO_VALUE } from '../../shared/money';
 import { href, paths } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
+import { QueryView } from '../../shared/ui/QueryView';
 import { USDT_ID, walletKeys, walletListQuery } from './api';
 import { CoinRow } from './components/CoinRow';
 import { ACCOUNT_TYPES, isAccountType, useCurrencies, useStoredFlag } from './components/hooks';
@@ -110,51 +109,49 @@ export default function AssetsPage() {
           ))}
         </Tabs>
 
-        {list.isPending ? (
-          <PageLoading />
-        ) : list.isError ? (
-          <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-        ) : (
-          <section className="v-assets__account" aria-label={t(`wallet.account.${type}`)}>
-            <button
-              type="button"
-              className="v-assets__account-head"
-              onClick={() => navigate(href('tradeAccount', { type }))}
-            >
-              <span>
-                <small>{t('assets.accountValue', { account: t(`wallet.account.${type}`) })}</small>
-                <strong data-testid="account-total">
-                  {hidden ? HIDDEN_AMOUNT : `≈ ${formatAmount(account?.total_usdt ?? '0', usdtDecimals)}`}{' '}
-                  USDT
-                </strong>
-              </span>
-              <span className="v-assets__details">
-                {t('assets.details')}
-                <RightOutline />
-              </span>
-            </button>
-            <div className="v-assets__small">
-              <span id="assets-hide-small">{t('assets.hideSmall')}</span>
-              <Switch checked={hideSmall} onChange={setHideSmall} aria-labelledby="assets-hide-small" />
-            </div>
-            {coins.length === 0 ? (
-              <EmptyState text={t('common.noData')} />
-            ) : (
-              <ul className="v-coins">
-                {coins.map((c) => (
-                  <li key={c.currency_id}>
-                    <CoinRow
-                      coin={c}
-                      hidden={hidden}
-                      usdtDecimals={usdtDecimals}
-                      onClick={() => navigate(href('tradeAccount', { type, currency_id: c.currency_id }))}
-                    />
-                  </li>
-                ))}
-              </ul>
-            )}
-          </section>
-        )}
+        <QueryView query={list}>
+          {() => (
+            <section className="v-assets__account" aria-label={t(`wallet.account.${type}`)}>
+              <button
+                type="button"
+                className="v-assets__account-head"
+                onClick={() => navigate(href('tradeAccount', { type }))}
+              >
+                <span>
+                  <small>{t('assets.accountValue', { account: t(`wallet.account.${type}`) })}</small>
+                  <strong data-testid="account-total">
+                    {hidden ? HIDDEN_AMOUNT : `≈ ${formatAmount(account?.total_usdt ?? '0', usdtDecimals)}`}{' '}
+                    USDT
+                  </strong>
+                </span>
+                <span className="v-assets__details">
+                  {t('assets.details')}
+                  <RightOutline />
+                </span>
+              </button>
+              <div className="v-assets__small">
+                <span id="assets-hide-small">{t('assets.hideSmall')}</span>
+                <Switch checked={hideSmall} onChange={setHideSmall} aria-labelledby="assets-hide-small" />
+              </div>
+              {coins.length === 0 ? (
+                <EmptyState text={t('common.noData')} />
+              ) : (
+                <ul className="v-coins">
+                  {coins.map((c) => (
+                    <li key={c.currency_id}>
+                      <CoinRow
+                        coin={c}
+                        hidden={hidden}
+                        usdtDecimals={usdtDecimals}
+                        onClick={() => navigate(href('tradeAccount', { type, currency_id: c.currency_id }))}
+                      />
+                    </li>
+                  ))}
+                </ul>
+              )}
+            </section>
+          )}
+        </QueryView>
       </div>
     </PullToRefresh>
   );

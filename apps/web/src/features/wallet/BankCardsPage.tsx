@@ -4,9 +4,7 @@ import { DeleteOutline, EditSOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { href, paths } from '../../shared/paths';
-import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryView } from '../../shared/ui/QueryView';
 import { bankCardsQuery, deleteBankCard, walletKeys } from './api';
 import './wallet.css';
 
@@ -35,45 +33,41 @@ export default function BankCardsPage() {
 
   return (
     <div className="v-wallet-page">
-      {list.isPending ? (
-        <PageLoading />
-      ) : list.isError ? (
-        <ErrorState error={list.error} onRetry={() => void list.refetch()} />
-      ) : list.data.length === 0 ? (
-        <EmptyState text={t('common.noData')} />
-      ) : (
-        <ul className="v-bank-cards">
-          {list.data.map((c) => (
-            <li key={c.id} className="v-bank-card" data-testid="bank-card">
-              <div className="v-bank-card__head">
-                <strong>{c.bank_name}</strong>
-                <span className="v-bank-card__tools">
-                  <button
-                    type="button"
-                    aria-label={t('bank.edit')}
-                    onClick={() => navigate(href('addBank', { id: c.id }))}
-                  >
-                    <EditSOutline />
-                  </button>
-                  <button
-                    type="button"
-                    aria-label={t('bank.delete')}
-                    disabled={remove.isPending}
-                    onClick={() => void onDelete(c.id)}
-                  >
-                    <DeleteOutline />
-                  </button>
+      <QueryView query={list} isEmpty={(l) => l.length === 0}>
+        {(cards) => (
+          <ul className="v-bank-cards">
+            {cards.map((c) => (
+              <li key={c.id} className="v-bank-card" data-testid="bank-card">
+                <div className="v-bank-card__head">
+                  <strong>{c.bank_name}</strong>
+                  <span className="v-bank-card__tools">
+                    <button
+                      type="button"
+                      aria-label={t('bank.edit')}
+                      onClick={() => navigate(href('addBank', { id: c.id }))}
+                    >
+                      <EditSOutline />
+                    </button>
+                    <button
+                      type="button"
+                      aria-label={t('bank.delete')}
+                      disabled={remove.isPending}
+                      onClick={() => void onDelete(c.id)}
+                    >
+                      <DeleteOutline />
+                    </button>
+                  </span>
+                </div>
+                <span className="v-bank-card__number v-mono">{c.card_number_masked}</span>
+                <span className="v-bank-card__holder">
+                  {c.holder_name}
+                  {c.branch && ` · ${c.branch}`}
                 </span>
-              </div>
-              <span className="v-bank-card__number v-mono">{c.card_number_masked}</span>
-              <span className="v-bank-card__holder">
-                {c.holder_name}
-                {c.branch && ` · ${c.branch}`}
-              </span>
-            </li>
-          ))}
-        </ul>
-      )}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
       <div className="v-actions">
         <Button block color="primary" size="large" onClick={() => navigate(paths.addBank)}>
           {t('bank.add')}
