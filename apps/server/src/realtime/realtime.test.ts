@@ -2,7 +2,7 @@ import type { AddressInfo } from 'node:net';
 import { type Socket as ClientSocket, io as connectTo } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, registerByEmail, startHarness } from '../test/harness.ts';
-import { userRoom } from './index.ts';
+import { emitTogether, userRoom } from './index.ts';
 
 let h: Harness;
 let url: string;
@@ -111,5 +111,63 @@ describe('Socket.IO on the API port', () => {
     const view = await serverView(ended.socket);
     expect(view).toMatchObject({ lang: 'th', userId: undefined });
     expect(view.rooms).not.toContain(userRoom(u.user.id));
+  });
+});
+
+describe('emitTogether (the market streams send their flushes with it)', () => {
+  const burst = ['m:1', 'm:2', 'm:3', 'm:4', 'm:5'];
+  /** Waits until the client has every event of the burst. */
+  const received = (c: Connected) =>
+    new Promise<void>((resolve) => {
+      const check = () => (burst.every((e) => c.events.includes(e)) ? resolve() : setTimeout(check, 5));
+      check();
+    });
+
+  it('delivers a burst to every client, in order, over websocket and long-polling', async () => {
+    const ws = await connect({ lang: 'en', transports: ['websocket'] });
+    const polling = await connect({ lang: 'en', transports: ['polling'] });
+    emitTogether(h.app.io, () => {
+      for (const e of burst) h.app.io.emit(e, { e });
+    });
+    await Promise.all([received(ws), received(polling)]);
+    expect(ws.events).toEqual(burst);
+    expect(polling.events).toEqual(burst);
+
+    // and the connections carry on as before afterwards
+    const after = next<number>(polling.socket, 'later');
+    h.app.io.emit('later', 1);
+    expect(await after).toBe(1);
+  });
+
+  it("puts a websocket client's share of a burst in one socket write, where plain emits take one each", async () => {
+    const c = await connect({ lang: 'en', transports: ['websocket'] });
+    const engine = h.app.io.engine as unknown as {
+      clients: Record<
+        string,
+        { transport: { socket: { _socket: Record<string, (...a: unknown[]) => unknown> } } }
+      >;
+    };
+    const tcp = engine.clients[c.socket.io.engine.id]!.transport.socket._socket;
+    let writes = 0;
+    for (const method of ['_write', '_writev']) {
+      const original = tcp[method]!;
+      tcp[method] = function (this: unknown, ...args: unknown[]) {
+        writes++;
+        return original.apply(this, args);
+      };
+    }
+
+    for (const e of burst) h.app.io.emit(e, { e });
+    await received(c);
+    expect(writes).toBe(burst.length);
+
+    c.events.length = 0;
+    writes = 0;
+    emitTogether(h.app.io, () => {
+      for (const e of burst) h.app.io.emit(e, { e });
+    });
+    await received(c);
+    expect(c.events).toEqual(burst);
+    expect(writes).toBe(1);
   });
 });

@@ -11,6 +11,7 @@ import {
   type TradesMessage,
 } from '@verdant/api';
 import type { Server } from 'socket.io';
+import { emitTogether } from '../../realtime/index.ts';
 
 /** Trades kept per stream between two messages (a burst sends the newest ones). */
 const MAX_TRADES_PER_MESSAGE = 100;
@@ -98,7 +99,7 @@ export class MarketPublisher {
 
   private async send(): Promise<void> {
     // Read everything first, then emit it all in one synchronous run: a client's messages of
-    // one flush then leave in as few socket writes as the transport allows (see realtime).
+    // one flush then leave in one socket write (emitTogether).
     const out: { room: string; event: string; msg: unknown }[] = [];
     for (const [room, k] of this.klines) {
       const msg: KlineMessage = {
@@ -133,7 +134,9 @@ export class MarketPublisher {
         out.push({ room: MarketStreams.depth(symbol), event: MarketEvents.depth, msg });
       }
     }
-    for (const { room, event, msg } of out) this.io.to(room).emit(event, msg);
+    emitTogether(this.io, () => {
+      for (const { room, event, msg } of out) this.io.to(room).emit(event, msg);
+    });
   }
 
   async close(): Promise<void> {
