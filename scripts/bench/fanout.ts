@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb } from '../../apps/server/src/db/client.ts';
 import { migrate } from '../../apps/server/src/db/migrate.ts';
-import { postForm, seedTraders, startServer } from '../../apps/server/src/modules/spot/load.ts';
+import { freePort, postForm, seedTraders, startServer } from '../../apps/server/src/modules/spot/load.ts';
 import type { ClientsData, ClientsReport } from './fanout-clients.ts';
 import type { PeerStream } from './fanout-peer.ts';
 
@@ -176,8 +176,6 @@ class ClientPool {
   }
 }
 
-const randomPort = () => 20000 + Math.floor(Math.random() * 20000);
-
 async function btcQuote(port: number): Promise<{ price: number; tick: number } | null> {
   const res = await fetch(`http://127.0.0.1:${port}/api/currency/quotation_new`, { headers: { lang: 'en' } });
   const body = (await res.json()) as {
@@ -197,7 +195,7 @@ export async function fanoutBench(opts: FanoutOptions = {}): Promise<FanoutResul
   const ordersPerS = opts.ordersPerS ?? 20;
 
   // ---- Verdant --------------------------------------------------------------------------
-  const port = randomPort();
+  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'verdant-fanout-'));
   let verdant: FanoutRun;
   let samples: Record<string, unknown>;
@@ -284,7 +282,7 @@ export async function fanoutBench(opts: FanoutOptions = {}): Promise<FanoutResul
     payload: samples[event] ?? {},
     rate: (verdant.perStream[event] ?? 0) / Math.max(1, verdant.clients),
   }));
-  const peerPort = randomPort();
+  const peerPort = await freePort();
   const peerProc: ChildProcess = fork(new URL('./fanout-peer.ts', import.meta.url), {
     execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'ignore', 'inherit', 'ipc'],

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDb } from '../../apps/server/src/db/client.ts';
 import { migrate } from '../../apps/server/src/db/migrate.ts';
-import { seedTraders, startServer } from '../../apps/server/src/modules/spot/load.ts';
+import { freePort, seedTraders, startServer } from '../../apps/server/src/modules/spot/load.ts';
 
 export interface HttpOrdersResult {
   db: 'pglite' | 'postgres';
@@ -98,7 +98,7 @@ export async function httpOrdersBench(opts: HttpOrdersOptions): Promise<HttpOrde
   const connections = opts.connections ?? 100;
   const seconds = opts.seconds ?? 10;
   const users = opts.users ?? 200;
-  const port = 20000 + Math.floor(Math.random() * 20000);
+  const port = await freePort();
   const dataDir = mkdtempSync(join(tmpdir(), 'verdant-bench-'));
   const schema = opts.db === 'postgres' ? `bench_${Date.now().toString(36)}` : undefined;
   const dbOpts = opts.db === 'postgres' ? { url: opts.url, schema } : { dataDir };

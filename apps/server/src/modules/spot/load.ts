@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
+import net from 'node:net';
 import { join, resolve } from 'node:path';
 import type { Queryable } from '../../db/client.ts';
 import { newToken } from '../../http/auth.ts';
@@ -48,6 +49,22 @@ export async function seedTraders(
 }
 
 const ROOT = resolve(import.meta.dirname, '../../../../..');
+
+/**
+ * A port free right now, chosen by the OS. (A random pick in 20000–40000 overlapped the
+ * ephemeral range that a previous run's 1,000 client sockets use, and a server once failed to
+ * listen in the bench.)
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as net.AddressInfo;
+      probe.close(() => resolvePort(port));
+    });
+  });
+}
 
 /** Starts the server and resolves once it answers; the caller kills it. */
 export async function startServer(
