@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { type EngineEvent, EventLog } from './event-log.ts';
 import { OrderBook } from './order-book.ts';
 import { ReferenceBook } from './reference-book.ts';
-import type { Command, OrderId, Reject, RestingOrder } from './types.ts';
+import type { Command, OrderId, OwnerId, Reject, RestingOrder } from './types.ts';
 
 // ---- Command streams ------------------------------------------------------------------------
 // Intents are drawn by fast-check, then turned into commands with unique ids (a cancel names an
@@ -351,6 +351,71 @@ describe('OrderBook properties', { timeout: 60_000 }, () => {
           if (done.type === 'done') expect(spent + BigInt(done.remaining)).toBe(BigInt(amount));
         },
       ),
+      runs,
+    );
+  });
+
+  it('reach() names every owner a batch of orders then trades with (a superset of the makers)', () => {
+    const batchOrder = fc.record({
+      k: fc.constantFrom('limit' as const, 'market' as const, 'amount' as const, 'cancel' as const),
+      side,
+      owner: fc.integer({ min: 1, max: 8 }),
+      price: fc.integer({ min: 95, max: 105 }),
+      qty: fc.integer({ min: 1, max: 30 }),
+      amount: fc.integer({ min: 1, max: 5000 }),
+      target: fc.nat(),
+    });
+    fc.assert(
+      fc.property(uniqueStreams, fc.array(batchOrder, { minLength: 1, maxLength: 20 }), (cmds, batch) => {
+        const { book, log } = fresh();
+        run(book, log, cmds);
+        const resting = book.orders();
+        // the batch, as the server sees it before matching
+        const placers = new Set<OwnerId>();
+        const gone = new Set<OrderId>();
+        const want = {
+          buy: { lots: 0, units: 0n, limit: null as number | null, market: false },
+          sell: { lots: 0, units: 0n, limit: null as number | null, market: false },
+        };
+        const batchCmds: Command[] = batch.map((b, i) => {
+          const id = `b${i}`;
+          if (b.k === 'cancel') {
+            const r = resting.length ? resting[b.target % resting.length]! : null;
+            if (r) gone.add(r.id);
+            return { type: 'cancel', id: r ? r.id : 'nobody' };
+          }
+          placers.add(b.owner);
+          const w = want[b.k === 'amount' ? 'buy' : b.side];
+          if (b.k === 'amount') {
+            w.units += BigInt(b.amount);
+            w.market = true;
+            return { type: 'market_amount', id, owner: b.owner, amount: b.amount };
+          }
+          w.lots += b.qty;
+          if (b.k === 'market') {
+            w.market = true;
+            return { type: 'market', id, owner: b.owner, side: b.side, qty: b.qty };
+          }
+          const better = b.side === 'buy' ? Math.max : Math.min;
+          w.limit = w.limit === null ? b.price : better(w.limit, b.price);
+          return { type: 'limit', id, owner: b.owner, side: b.side, price: b.price, qty: b.qty };
+        });
+        const reached = new Set<OwnerId>(placers);
+        for (const s of ['buy', 'sell'] as const) {
+          const w = want[s];
+          for (const o of book.reach(s, w.market ? null : w.limit, w.lots, w.units, placers, gone))
+            reached.add(o);
+        }
+        const ownerOf = new Map<OrderId, OwnerId>(resting.map((r) => [r.id, r.owner]));
+        batch.forEach((b, i) => {
+          if (b.k !== 'cancel') ownerOf.set(`b${i}`, b.owner);
+        });
+        for (const c of batchCmds) {
+          book.apply(c);
+          for (const e of log.take())
+            if (e.type === 'fill') expect(reached).toContain(ownerOf.get(e.makerId));
+        }
+      }),
       runs,
     );
   });

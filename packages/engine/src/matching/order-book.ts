@@ -258,6 +258,46 @@ export class OrderBook {
     return { qty: qty - left, amount };
   }
 
+  /**
+   * Owners of resting orders that a run of incoming `takerSide` orders could trade with, best
+   * first: orders that together take at most `lots` lots and spend at most `units` quote units
+   * (market buys by amount), at prices no worse than `limit` (null: market orders, any price).
+   * Orders of `placers` (who may cancel their own by self-trade prevention instead of trading,
+   * and whom the caller knows already) are passed over, and orders in `gone` (cancelled in the
+   * same run) are named without counting their size, so the answer is a superset of the makers. The server locks these owners'
+   * accounts before matching a batch, in one statement with everyone else's.
+   */
+  reach(
+    takerSide: Side,
+    limit: number | null,
+    lots: number,
+    units: bigint,
+    placers: ReadonlySet<OwnerId>,
+    gone: ReadonlySet<OrderId>,
+  ): OwnerId[] {
+    const opp = takerSide === 'buy' ? this.asks : this.bids;
+    const owners = new Set<OwnerId>();
+    let taken = 0;
+    let cost = 0n;
+    // Amount orders spend at most `units`: at the best prices that buys the fewest lots' worth of
+    // book (the prefix costing `units`), and the quantity orders take `lots` more after it.
+    let target = units > 0n ? -1 : lots;
+    for (let i = opp.levels.length - 1; i >= 0; i--) {
+      const level = opp.levels[i]!;
+      if (limit !== null && (takerSide === 'buy' ? level.price > limit : level.price < limit)) break;
+      for (let n = level.head; n !== null; n = n.next) {
+        if (target >= 0 && taken >= target) return [...owners];
+        if (placers.has(n.owner)) continue;
+        owners.add(n.owner);
+        if (gone.has(n.id)) continue; // it may trade before its cancel, or be gone before the rest
+        taken += n.remaining;
+        cost += BigInt(n.remaining) * BigInt(level.price);
+        if (target < 0 && cost >= units) target = taken + lots;
+      }
+    }
+    return [...owners];
+  }
+
   // ---------------------------------------------------------------------------------------------
   // Matching
 
