@@ -223,24 +223,21 @@ export type PostResult =
   /** Not applied: this user account would have gone below zero. Nothing of it was written. */
   | { ok: false; accountId: string };
 
+/** What LedgerBatch.post() did with one posting (its journal is numbered when written). */
+export type Applied = { ok: true } | { ok: false; accountId: string };
+
 /**
- * Many postings in one go, in a constant number of statements (two when every account exists): the accounts are locked once
- * (in id order), each posting is applied in order in memory with exact decimals, and the
- * results are written in one statement (an UPDATE and two multi-row INSERTs). A posting that would take a
- * user account below zero is left out and reported, so one order's shortfall does not abort
- * the others; later postings see the balances without it. Same rules as post() (legsOf), and
+ * Accounts locked for the rest of a transaction, postings applied to them in memory in order,
+ * and all of it written by one statement. postMany() is lock → post → write; a caller that posts
+ * in steps inside one transaction (a spot batch: the freezes, then the fills) locks the accounts
+ * it will need in one statement and writes once at the end. Same rules as post() (legsOf), and
  * the CHECK constraints of ledger_accounts stay the last word.
  */
-export async function postMany(q: Queryable, postings: readonly Posting[]): Promise<PostResult[]> {
-  if (postings.length === 0) return [];
-  const all = postings.map(legsOf);
-  const refs = new Map<string, AccountRef>();
-  for (const legs of all) for (const l of legs) refs.set(l.key, l.account);
-  const accounts = await lockAccounts(q, refs);
-
-  const results: (PostResult | null)[] = [];
-  const applied: number[] = [];
-  const entries = {
+export class LedgerBatch {
+  private readonly accounts = new Map<string, LockedAccount>();
+  private readonly changed = new Set<LockedAccount>();
+  private readonly journals: Posting[] = [];
+  private readonly entries = {
     journal: [] as number[],
     account: [] as string[],
     da: [] as string[],
@@ -248,94 +245,149 @@ export async function postMany(q: Queryable, postings: readonly Posting[]): Prom
     aa: [] as string[],
     fa: [] as string[],
   };
-  for (let i = 0; i < all.length; i++) {
-    const legs = all[i]!;
-    let short: string | null = null;
-    for (const l of legs) {
-      const a = accounts.get(l.key)!;
-      if (a.house) continue;
-      if (a.available.plus(l.available).isNegative() || a.frozen.plus(l.frozen).isNegative()) {
-        short = a.id;
-        break;
-      }
-    }
-    if (short !== null) {
-      results.push({ ok: false, accountId: short });
-      continue;
-    }
-    // Entries in account-id order within a posting, as post() always wrote them.
-    const ordered = legs
-      .map((l) => ({ l, a: accounts.get(l.key)! }))
-      .sort((x, y) => (BigInt(x.a.id) < BigInt(y.a.id) ? -1 : 1));
-    for (const { l, a } of ordered) {
-      a.available = a.available.plus(l.available);
-      a.frozen = a.frozen.plus(l.frozen);
-      entries.journal.push(applied.length);
-      entries.account.push(a.id);
-      entries.da.push(l.available.toFixed());
-      entries.df.push(l.frozen.toFixed());
-      entries.aa.push(a.available.toFixed());
-      entries.fa.push(a.frozen.toFixed());
-    }
-    results.push(null);
-    applied.push(i);
-  }
-  if (applied.length === 0) return results as PostResult[];
 
-  // One statement writes it all: the balances, the journals and their entries. Ids come from
-  // the sequences in posting order (nextval over sorted rows), so every account's entries
-  // follow the order the postings were applied in, as its balance-after column requires.
-  const touched = [...accounts.values()];
-  const [written] = await q.query<{ journals: string[] }>(
-    `WITH balances AS (
-       UPDATE ledger_accounts a SET available = u.available, frozen = u.frozen, updated_at = now()
-         FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS u(id, available, frozen)
-        WHERE a.id = u.id AND (a.available <> u.available OR a.frozen <> u.frozen)
-        RETURNING a.id
-     ), jid AS (
-       SELECT n, nextval(pg_get_serial_sequence('ledger_journals', 'id')) AS id
-         FROM (SELECT n FROM generate_series(1, $4::int) AS g(n) ORDER BY n OFFSET 0) g
-     ), journals AS (
-       INSERT INTO ledger_journals (id, reason, ref_type, ref_id, operator_id) OVERRIDING SYSTEM VALUE
-       SELECT jid.id, x.reason, x.ref_type, x.ref_id, x.operator_id
-         FROM unnest($5::text[], $6::text[], $7::text[], $8::int[]) WITH ORDINALITY AS x(reason, ref_type, ref_id, operator_id, n)
-         JOIN jid ON jid.n = x.n
-       RETURNING id
-     ), entries AS (
-       INSERT INTO ledger_entries (id, journal_id, account_id, delta_available, delta_frozen, available_after, frozen_after)
-       OVERRIDING SYSTEM VALUE
-       SELECT nextval(pg_get_serial_sequence('ledger_entries', 'id')), s.journal_id, s.account_id, s.da, s.df, s.aa, s.fa
-         FROM (SELECT jid.id AS journal_id, y.account_id, y.da, y.df, y.aa, y.fa
-                 FROM unnest($9::int[], $10::bigint[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[])
-                      WITH ORDINALITY AS y(jn, account_id, da, df, aa, fa, n)
-                 JOIN jid ON jid.n = y.jn
-                ORDER BY y.n OFFSET 0) s
-       RETURNING id
-     )
-     SELECT ARRAY(SELECT id::text FROM jid ORDER BY n) AS journals,
-            (SELECT count(*) FROM balances) + (SELECT count(*) FROM journals) + (SELECT count(*) FROM entries) AS rows`,
-    [
-      touched.map((a) => a.id),
-      touched.map((a) => a.available.toFixed()),
-      touched.map((a) => a.frozen.toFixed()),
-      applied.length,
-      applied.map((i) => postings[i]!.reason),
-      applied.map((i) => postings[i]!.refType ?? null),
-      applied.map((i) => (postings[i]!.refId === undefined ? null : String(postings[i]!.refId))),
-      applied.map((i) => postings[i]!.operatorId ?? null),
-      entries.journal.map((j) => j + 1),
-      entries.account,
-      entries.da,
-      entries.df,
-      entries.aa,
-      entries.fa,
-    ],
-  );
-  const journalIds = written!.journals;
-  applied.forEach((i, j) => {
-    results[i] = { ok: true, journalId: journalIds[j]! };
-  });
-  return results as PostResult[];
+  constructor(private readonly q: Queryable) {}
+
+  /**
+   * Locks the accounts not yet held (creating missing rows), in id order: one statement when
+   * they all exist. post() locks what it lacks by itself; locking up front saves that statement.
+   */
+  async lock(refs: Iterable<AccountRef>): Promise<void> {
+    const missing = new Map<string, AccountRef>();
+    for (const a of refs) {
+      const key = keyOf(a);
+      if (!this.accounts.has(key)) missing.set(key, a);
+    }
+    if (missing.size === 0) return;
+    for (const [key, a] of await lockAccounts(this.q, missing)) this.accounts.set(key, a);
+  }
+
+  /**
+   * Applies `postings` in order (locking first any account not yet held). A posting that would
+   * take a user account below zero is left out and reported, so one order's shortfall does not
+   * abort the others; later postings see the balances without it.
+   */
+  async post(postings: readonly Posting[]): Promise<Applied[]> {
+    const all = postings.map(legsOf);
+    const refs: AccountRef[] = [];
+    for (const legs of all) for (const l of legs) if (!this.accounts.has(l.key)) refs.push(l.account);
+    if (refs.length > 0) await this.lock(refs);
+    const results: Applied[] = [];
+    const e = this.entries;
+    for (let i = 0; i < all.length; i++) {
+      const legs = all[i]!;
+      let short: string | null = null;
+      for (const l of legs) {
+        const a = this.accounts.get(l.key)!;
+        if (a.house) continue;
+        if (a.available.plus(l.available).isNegative() || a.frozen.plus(l.frozen).isNegative()) {
+          short = a.id;
+          break;
+        }
+      }
+      if (short !== null) {
+        results.push({ ok: false, accountId: short });
+        continue;
+      }
+      // Entries in account-id order within a posting, as post() always wrote them.
+      const ordered = legs
+        .map((l) => ({ l, a: this.accounts.get(l.key)! }))
+        .sort((x, y) => (BigInt(x.a.id) < BigInt(y.a.id) ? -1 : 1));
+      const journal = this.journals.length + 1;
+      for (const { l, a } of ordered) {
+        a.available = a.available.plus(l.available);
+        a.frozen = a.frozen.plus(l.frozen);
+        this.changed.add(a);
+        e.journal.push(journal);
+        e.account.push(a.id);
+        e.da.push(l.available.toFixed());
+        e.df.push(l.frozen.toFixed());
+        e.aa.push(a.available.toFixed());
+        e.fa.push(a.frozen.toFixed());
+      }
+      this.journals.push(postings[i]!);
+      results.push({ ok: true });
+    }
+    return results;
+  }
+
+  /**
+   * Writes everything posted so far in one statement: the balances, the journals and their
+   * entries; answers the journals' ids in posting order. Ids come from the sequences in posting
+   * order (nextval over sorted rows), so every account's entries follow the order the postings
+   * were applied in, as its balance-after column requires.
+   */
+  async write(): Promise<string[]> {
+    const n = this.journals.length;
+    if (n === 0) return [];
+    const touched = [...this.changed];
+    const js = this.journals;
+    const e = this.entries;
+    const [written] = await this.q.query<{ journals: string[] }>(
+      `WITH balances AS (
+         UPDATE ledger_accounts a SET available = u.available, frozen = u.frozen, updated_at = now()
+           FROM unnest($1::bigint[], $2::numeric[], $3::numeric[]) AS u(id, available, frozen)
+          WHERE a.id = u.id AND (a.available <> u.available OR a.frozen <> u.frozen)
+          RETURNING a.id
+       ), jid AS (
+         SELECT n, nextval(pg_get_serial_sequence('ledger_journals', 'id')) AS id
+           FROM (SELECT n FROM generate_series(1, $4::int) AS g(n) ORDER BY n OFFSET 0) g
+       ), journals AS (
+         INSERT INTO ledger_journals (id, reason, ref_type, ref_id, operator_id) OVERRIDING SYSTEM VALUE
+         SELECT jid.id, x.reason, x.ref_type, x.ref_id, x.operator_id
+           FROM unnest($5::text[], $6::text[], $7::text[], $8::int[]) WITH ORDINALITY AS x(reason, ref_type, ref_id, operator_id, n)
+           JOIN jid ON jid.n = x.n
+         RETURNING id
+       ), entries AS (
+         INSERT INTO ledger_entries (id, journal_id, account_id, delta_available, delta_frozen, available_after, frozen_after)
+         OVERRIDING SYSTEM VALUE
+         SELECT nextval(pg_get_serial_sequence('ledger_entries', 'id')), s.journal_id, s.account_id, s.da, s.df, s.aa, s.fa
+           FROM (SELECT jid.id AS journal_id, y.account_id, y.da, y.df, y.aa, y.fa
+                   FROM unnest($9::int[], $10::bigint[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[])
+                        WITH ORDINALITY AS y(jn, account_id, da, df, aa, fa, n)
+                   JOIN jid ON jid.n = y.jn
+                  ORDER BY y.n OFFSET 0) s
+         RETURNING id
+       )
+       SELECT ARRAY(SELECT id::text FROM jid ORDER BY n) AS journals,
+              (SELECT count(*) FROM balances) + (SELECT count(*) FROM journals) + (SELECT count(*) FROM entries) AS rows`,
+      [
+        touched.map((a) => a.id),
+        touched.map((a) => a.available.toFixed()),
+        touched.map((a) => a.frozen.toFixed()),
+        n,
+        js.map((p) => p.reason),
+        js.map((p) => p.refType ?? null),
+        js.map((p) => (p.refId === undefined ? null : String(p.refId))),
+        js.map((p) => p.operatorId ?? null),
+        e.journal,
+        e.account,
+        e.da,
+        e.df,
+        e.aa,
+        e.fa,
+      ],
+    );
+    // Written: a later post() and write() on this batch start a new statement's worth.
+    this.journals.length = 0;
+    this.changed.clear();
+    for (const list of Object.values(e)) list.length = 0;
+    return written!.journals;
+  }
+}
+
+/**
+ * Many postings in one go, in a constant number of statements (two when every account exists):
+ * the accounts are locked once (in id order), each posting is applied in order in memory with
+ * exact decimals, and the results are written in one statement (LedgerBatch).
+ */
+export async function postMany(q: Queryable, postings: readonly Posting[]): Promise<PostResult[]> {
+  if (postings.length === 0) return [];
+  const batch = new LedgerBatch(q);
+  const applied = await batch.post(postings);
+  const ids = await batch.write();
+  let next = 0;
+  return applied.map((r) => (r.ok ? { ok: true, journalId: ids[next++]! } : r));
 }
 
 /**

@@ -27,7 +27,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { pageOf, parsePaging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
-import { type AccountRef, type Posting, postMany } from '../../ledger/ledger.ts';
+import { type AccountRef, LedgerBatch, type Posting } from '../../ledger/ledger.ts';
 import { userRoom } from '../../realtime/index.ts';
 import type { Market } from '../market/markets.ts';
 import type { MarketService, RecordedTrades, TradeInput } from '../market/service.ts';
@@ -367,7 +367,12 @@ export function createSpotService(
       const now = Date.now();
       const places = batch.filter((r): r is Extract<Request, { kind: 'place' }> => r.kind === 'place');
 
-      // 1. Ids, then the funds each new order freezes: one postMany, which reports who is short.
+      // 1. Every account the batch may touch, locked in one statement: the placers', the fee
+      //    accounts, and the owners of the resting orders the batch could reach (engine.reach,
+      //    a superset). A maker missed would still be locked when its fill is posted, by one
+      //    more statement.
+      const ledger = new LedgerBatch(q);
+      await ledger.lock(this.accountsAtStake(batch));
       const ids = await takeIds(q, places.length);
       const freezes: { req: (typeof places)[number]; order: Order; posting: Posting | null }[] = [];
       places.forEach((req, i) => {
@@ -408,11 +413,9 @@ export function createSpotService(
               },
         });
       });
+      // The funds each new order freezes; the ledger reports who is short.
       const withPosting = freezes.filter((f) => f.posting !== null);
-      const frozenResults = await postMany(
-        q,
-        withPosting.map((f) => f.posting!),
-      );
+      const frozenResults = await ledger.post(withPosting.map((f) => f.posting!));
       const short = new Set<Order>();
       withPosting.forEach((f, i) => {
         if (!frozenResults[i]!.ok) short.add(f.order);
@@ -502,10 +505,11 @@ export function createSpotService(
       tradeFees.forEach((f, i) => {
         for (const fill of f.fills) fill.id = tradeIds[i]!;
       });
-      const settled = await postMany(q, settlements);
+      const settled = await ledger.post(settlements);
       const bad = settled.findIndex((r) => !r.ok);
       if (bad >= 0)
         throw new Error(`spot: settlement '${settlements[bad]!.reason}' would overdraw an account`);
+      await ledger.write();
 
       const createdIds = new Set(created.map((o) => o.id));
       const updated = [...changed.values()].filter((o) => !createdIds.has(o.id));
@@ -577,6 +581,51 @@ export function createSpotService(
         outcome.set(req, { ok: toApi(o) });
       }
       return { recorded, touched: [...changed.values()] };
+    }
+
+    /**
+     * The spot accounts (both currencies) of everyone a batch may move money for, and the fee
+     * accounts: whoever places or cancels, and the owners of the resting orders its orders
+     * could trade with (engine.reach, from the book as the batch begins).
+     */
+    private accountsAtStake(batch: Request[]): AccountRef[] {
+      const m = this.market;
+      const people = new Set<number>();
+      const gone = new Set<number>();
+      const want = {
+        buy: { lots: 0, units: 0n, limit: null as number | null, market: false },
+        sell: { lots: 0, units: 0n, limit: null as number | null, market: false },
+      };
+      for (const r of batch) {
+        if (r.kind === 'cancel') {
+          people.add(r.userId);
+          gone.add(r.orderId);
+          continue;
+        }
+        const p = r.input;
+        people.add(p.userId);
+        const w = want[p.side];
+        w.lots += p.lots;
+        w.units += BigInt(p.units);
+        if (p.type === 'market') w.market = true;
+        else
+          w.limit =
+            w.limit === null
+              ? p.ticks
+              : p.side === 'buy'
+                ? Math.max(w.limit, p.ticks)
+                : Math.min(w.limit, p.ticks);
+      }
+      const placers = new Set<number>(people);
+      for (const side of ['buy', 'sell'] as const) {
+        const w = want[side];
+        if (w.lots === 0 && w.units === 0n) continue;
+        for (const owner of this.book.reach(side, w.market ? null : w.limit, w.lots, w.units, placers, gone))
+          people.add(Number(owner));
+      }
+      const refs: AccountRef[] = [fees(m.baseCurrencyId), fees(m.quoteCurrencyId)];
+      for (const u of people) refs.push(spot(u, m.baseCurrencyId), spot(u, m.quoteCurrencyId));
+      return refs;
     }
 
     /** What a new order freezes: quote for buys (limit price × qty, the amount, or the sweep), base for sells. */
