@@ -368,7 +368,7 @@ export class LedgerBatch {
         e.fa,
       ],
     );
-    // Written: a later post() and write() on this batch start a new statement's worth.
+    // Written: what is posted from now on goes in the next write().
     this.journals.length = 0;
     this.changed.clear();
     for (const list of Object.values(e)) list.length = 0;

@@ -1,7 +1,15 @@
 import { dec } from '@verdant/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, registerByEmail, startHarness } from '../test/harness.ts';
-import { type AccountRef, balanceOf, InsufficientFunds, type Posting, post, postMany } from './ledger.ts';
+import {
+  type AccountRef,
+  balanceOf,
+  InsufficientFunds,
+  LedgerBatch,
+  type Posting,
+  post,
+  postMany,
+} from './ledger.ts';
 import { verifyLedger } from './verify.ts';
 
 let h: Harness;
@@ -129,6 +137,32 @@ describe('postMany', () => {
             canon(await balanceOf(h.app.ctx.db, spot(one[i]!, c))),
           );
     }
+    expect((await verifyLedger(h.app.ctx.db)).problems).toEqual([]);
+  });
+
+  it('posted in steps through one LedgerBatch (some accounts locked up front, the rest on demand), writes once what postMany writes', async () => {
+    const one = await newUsers(4);
+    const steps = await newUsers(4);
+    const postings = (users: number[], house: 'launchpad' | 'option_pool') =>
+      randomPostings(users, house, 7, 120);
+    const all = await h.app.ctx.db.tx((q) => postMany(q, postings(one, 'launchpad')));
+    const stepped = await h.app.ctx.db.tx(async (q) => {
+      const list = postings(steps, 'option_pool');
+      const batch = new LedgerBatch(q);
+      await batch.lock([spot(steps[0]!), spot(steps[1]!, BTC)]);
+      const first = await batch.post(list.slice(0, 50));
+      const second = await batch.post(list.slice(50));
+      const journals = await batch.write();
+      expect(journals).toHaveLength([...first, ...second].filter((r) => r.ok).length);
+      return [...first, ...second];
+    });
+    expect(stepped.map((r) => r.ok)).toEqual(all.map((r) => r.ok));
+    expect(await statement(steps)).toEqual(await statement(one));
+    for (let i = 0; i < 4; i++)
+      for (const c of [USDT, BTC])
+        expect(canon(await balanceOf(h.app.ctx.db, spot(steps[i]!, c)))).toEqual(
+          canon(await balanceOf(h.app.ctx.db, spot(one[i]!, c))),
+        );
     expect((await verifyLedger(h.app.ctx.db)).problems).toEqual([]);
   });
 
