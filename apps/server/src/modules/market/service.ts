@@ -62,6 +62,13 @@ export interface TradeInput {
   at?: Date | number;
   /** Default 'match'. */
   source?: string;
+  /** An id taken ahead from the trades sequence (the order service's id pool); default: the next. */
+  id?: string | number;
+  /** Who traded and what each paid (the order service knows them when the fill is written). */
+  makerUserId?: number | null;
+  takerUserId?: number | null;
+  makerFee?: string;
+  takerFee?: string;
 }
 
 export interface TradeRecord {
@@ -551,7 +558,16 @@ export function createMarketService(
      * `publish` with the answer after the transaction commits.
      */
     async recordTrades(q: Queryable, inputs: readonly TradeInput[]): Promise<RecordedTrades> {
-      if (inputs.length === 0) return { trades: [], candles: [] };
+      return (await service.prepareTrades(q, inputs))();
+    },
+
+    /**
+     * `recordTrades` in two steps: this checks the fills and builds the rows (reading the
+     * markets when not yet loaded); the function it answers sends both statements at once,
+     * before it returns. A pipelined transaction puts them in its last round trip that way.
+     */
+    async prepareTrades(q: Queryable, inputs: readonly TradeInput[]): Promise<() => Promise<RecordedTrades>> {
+      if (inputs.length === 0) return async () => ({ trades: [], candles: [] });
       await loadTradeMode(q);
       const ms = await markets(q);
       const cols = {
@@ -564,6 +580,11 @@ export function createMarketService(
         taker: [] as (string | null)[],
         source: [] as string[],
         at: [] as string[],
+        id: [] as (string | null)[],
+        makerUser: [] as (number | null)[],
+        takerUser: [] as (number | null)[],
+        makerFee: [] as string[],
+        takerFee: [] as string[],
       };
       const points = new Map<number, { m: Market; list: { t: number; price: bigint; qty: bigint }[] }>();
       for (const t of inputs) {
@@ -586,6 +607,11 @@ export function createMarketService(
         cols.taker.push(t.takerOrderId == null ? null : String(t.takerOrderId));
         cols.source.push(t.source ?? 'match');
         cols.at.push(new Date(atMs).toISOString());
+        cols.id.push(t.id == null ? null : String(t.id));
+        cols.makerUser.push(t.makerUserId ?? null);
+        cols.takerUser.push(t.takerUserId ?? null);
+        cols.makerFee.push(t.makerFee ?? '0');
+        cols.takerFee.push(t.takerFee ?? '0');
         let p = points.get(m.id);
         if (!p) {
           p = { m, list: [] };
@@ -593,57 +619,74 @@ export function createMarketService(
         }
         p.list.push({ t: atMs, price: ticks, qty: lots });
       }
-      const rows = await q.query<{
-        id: string;
-        market_id: number;
-        price: string;
-        qty: string;
-        amount: string;
-        taker_side: TakerSide;
-        maker_order_id: string | null;
-        taker_order_id: string | null;
-        t: string;
-      }>(
-        `INSERT INTO trades (market_id, price, qty, amount, taker_side, maker_order_id, taker_order_id, source, created_at)
-         SELECT * FROM unnest($1::int[], $2::numeric[], $3::numeric[], $4::numeric[], $5::text[], $6::bigint[],
-                              $7::bigint[], $8::text[], $9::timestamptz[])
-         RETURNING id::text, market_id, price::text, qty::text, amount::text, taker_side,
-                   maker_order_id::text, taker_order_id::text,
-                   (extract(epoch FROM created_at) * 1000)::bigint::text AS t`,
-        [
-          cols.market,
-          cols.price,
-          cols.qty,
-          cols.amount,
-          cols.side,
-          cols.maker,
-          cols.taker,
-          cols.source,
-          cols.at,
-        ],
-      );
       const writes: CandleWrite[] = [];
       for (const { m, list } of points.values()) {
         writes.push(...candleWrites(m, list, 'trade'));
         tradeMode.add(m.id);
       }
-      const candles = await mergeCandles(q, writes);
       const symbolOf = new Map(ms.map((m) => [m.id, m.symbol]));
-      const trades = rows
-        .map((r) => ({
-          id: r.id,
-          marketId: r.market_id,
-          symbol: symbolOf.get(r.market_id)!,
-          price: canon(r.price),
-          qty: canon(r.qty),
-          amount: canon(r.amount),
-          takerSide: r.taker_side,
-          makerOrderId: r.maker_order_id,
-          takerOrderId: r.taker_order_id,
-          time: Number(r.t),
-        }))
-        .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-      return { trades, candles };
+      return async () => {
+        // Both statements leave together (nothing of one is needed by the other).
+        const [rows, candles] = await Promise.all([
+          q.query<{
+            id: string;
+            market_id: number;
+            price: string;
+            qty: string;
+            amount: string;
+            taker_side: TakerSide;
+            maker_order_id: string | null;
+            taker_order_id: string | null;
+            t: string;
+          }>(
+            `INSERT INTO trades (id, market_id, price, qty, amount, taker_side, maker_order_id, taker_order_id, source,
+                               created_at, maker_user_id, taker_user_id, maker_fee, taker_fee)
+           OVERRIDING SYSTEM VALUE
+           SELECT coalesce(x.id, nextval(pg_get_serial_sequence('trades', 'id'))), x.market_id, x.price, x.qty,
+                  x.amount, x.side, x.maker, x.taker, x.source, x.at, x.mu, x.tu, x.mf, x.tf
+             FROM unnest($1::int[], $2::numeric[], $3::numeric[], $4::numeric[], $5::text[], $6::bigint[],
+                         $7::bigint[], $8::text[], $9::timestamptz[], $10::bigint[], $11::int[], $12::int[],
+                         $13::numeric[], $14::numeric[]) WITH ORDINALITY
+                  AS x(market_id, price, qty, amount, side, maker, taker, source, at, id, mu, tu, mf, tf, n)
+            ORDER BY x.n
+           RETURNING id::text, market_id, price::text, qty::text, amount::text, taker_side,
+                     maker_order_id::text, taker_order_id::text,
+                     (extract(epoch FROM created_at) * 1000)::bigint::text AS t`,
+            [
+              cols.market,
+              cols.price,
+              cols.qty,
+              cols.amount,
+              cols.side,
+              cols.maker,
+              cols.taker,
+              cols.source,
+              cols.at,
+              cols.id,
+              cols.makerUser,
+              cols.takerUser,
+              cols.makerFee,
+              cols.takerFee,
+            ],
+          ),
+          mergeCandles(q, writes),
+        ]);
+        const trades = rows
+          .map((r) => ({
+            id: r.id,
+            marketId: r.market_id,
+            symbol: symbolOf.get(r.market_id)!,
+            price: canon(r.price),
+            qty: canon(r.qty),
+            amount: canon(r.amount),
+            takerSide: r.taker_side,
+            makerOrderId: r.maker_order_id,
+            takerOrderId: r.taker_order_id,
+            time: Number(r.t),
+          }))
+          .sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
+        return { trades, candles };
+      };
     },
 
     /** `recordTrades` for one fill. */

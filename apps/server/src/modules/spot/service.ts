@@ -210,11 +210,12 @@ export function createSpotService(
   let ready: Promise<void> | null = null;
   let closed = false;
   /**
-   * Order ids taken from the sequence ahead, a block at a time, so a batch spends no round trip
-   * on them. Ids taken and never used (a restart, a failed batch) are gaps, nothing more: the
-   * time priority is `seq`, not the id.
+   * Order and trade ids taken from their sequences ahead, a block at a time, so a batch spends
+   * no round trip on them (and its writes can leave together, see apply). Ids taken and never
+   * used (a restart, a failed batch) are gaps, nothing more: an order's time priority is `seq`,
+   * and ids still grow with time, since only this service takes them.
    */
-  const idPool: number[] = [];
+  const idPools = { spot_orders: [] as number[], trades: [] as number[] };
   /**
    * One spot transaction at a time, across all markets. A batch locks its accounts in two
    * steps (the freeze, then the settlement, whose makers are known only after matching), so two
@@ -230,15 +231,16 @@ export function createSpotService(
   }
   const ID_BLOCK = 1024;
 
-  async function takeIds(q: Queryable, n: number): Promise<number[]> {
-    if (idPool.length < n) {
+  async function takeIds(q: Queryable, table: keyof typeof idPools, n: number): Promise<number[]> {
+    const pool = idPools[table];
+    if (pool.length < n) {
       const rows = await q.query<{ id: string }>(
-        `SELECT nextval(pg_get_serial_sequence('spot_orders', 'id'))::text AS id FROM generate_series(1, $1::int)`,
-        [Math.max(ID_BLOCK, n - idPool.length)],
+        `SELECT nextval(pg_get_serial_sequence($1, 'id'))::text AS id FROM generate_series(1, $2::int)`,
+        [table, Math.max(ID_BLOCK, n - pool.length)],
       );
-      idPool.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
+      pool.push(...rows.map((r) => Number(r.id)).sort((a, b) => a - b));
     }
-    return idPool.splice(0, n);
+    return pool.splice(0, n);
   }
 
   class Desk {
@@ -320,7 +322,7 @@ export function createSpotService(
       for (let attempt = 1; ; attempt++) {
         try {
           const r = await oneAtATime(() => db.tx((q) => this.apply(q, batch, outcome)));
-          recorded = r.recorded;
+          recorded = await r.recorded;
           touched = r.touched;
           break;
         } catch (e) {
@@ -362,7 +364,7 @@ export function createSpotService(
       q: Queryable,
       batch: Request[],
       outcome: Map<Request, { ok: SpotOrder } | { err: unknown }>,
-    ): Promise<{ recorded: RecordedTrades; touched: Order[] }> {
+    ): Promise<{ recorded: Promise<RecordedTrades>; touched: Order[] }> {
       const m = this.market;
       const now = Date.now();
       const places = batch.filter((r): r is Extract<Request, { kind: 'place' }> => r.kind === 'place');
@@ -373,7 +375,7 @@ export function createSpotService(
       //    more statement.
       const ledger = new LedgerBatch(q);
       await ledger.lock(this.accountsAtStake(batch));
-      const ids = await takeIds(q, places.length);
+      const ids = await takeIds(q, 'spot_orders', places.length);
       const freezes: { req: (typeof places)[number]; order: Order; posting: Posting | null }[] = [];
       places.forEach((req, i) => {
         const p = req.input;
@@ -496,27 +498,37 @@ export function createSpotService(
         }
       }
 
-      // 3. Trades, then their settlement and the releases in one postMany, then the orders.
-      const recorded = await market.recordTrades(q, trades);
-      // recordTrades writes the public part of a fill; who traded and what each paid go beside it
-      // (written below). A maker meets a taker once per command, so the order pair names the fill.
-      const idOf = new Map(recorded.trades.map((t) => [`${t.makerOrderId}:${t.takerOrderId}`, t.id]));
-      const tradeIds = tradeFees.map((f) => idOf.get(`${f.maker.id}:${f.taker.id}`)!);
-      tradeFees.forEach((f, i) => {
-        for (const fill of f.fills) fill.id = tradeIds[i]!;
+      // 3. The fills' settlement and the releases, in memory; then every write of the batch
+      //    leaves without waiting for the one before (trades and candles, the ledger, the
+      //    orders), and db.tx sends COMMIT right behind them: one round trip.
+      const tradeIds = await takeIds(q, 'trades', trades.length);
+      trades.forEach((t, i) => {
+        const f = tradeFees[i]!;
+        t.id = tradeIds[i]!;
+        t.makerUserId = f.maker.userId;
+        t.takerUserId = f.taker.userId;
+        t.makerFee = f.makerFee.toFixed();
+        t.takerFee = f.takerFee.toFixed();
+        for (const fill of f.fills) fill.id = String(tradeIds[i]!);
       });
       const settled = await ledger.post(settlements);
       const bad = settled.findIndex((r) => !r.ok);
       if (bad >= 0)
         throw new Error(`spot: settlement '${settlements[bad]!.reason}' would overdraw an account`);
-      await ledger.write();
+      const writeTrades = await market.prepareTrades(q, trades);
+      // Sent in this order before apply returns, nothing awaited: db.tx awaits each of them
+      // with the COMMIT and fails the batch if any failed (the catches only keep a failure from
+      // counting as unhandled before that).
+      const recorded = writeTrades();
+      recorded.catch(() => {});
+      ledger.write().catch(() => {});
 
       const createdIds = new Set(created.map((o) => o.id));
       const updated = [...changed.values()].filter((o) => !createdIds.has(o.id));
       const at = new Date(now).toISOString();
       const col = <T>(list: Order[], f: (o: Order) => T) => list.map(f);
-      // New orders, changed orders and the fills' fees: one statement.
-      await q.query(
+      // New orders and changed orders: one statement.
+      void q.query(
         `WITH created AS (
            INSERT INTO spot_orders (id, user_id, market_id, side, type, price, qty, amount, filled_qty, filled_amount,
                                     fee, frozen, status, cancel_reason, seq, created_at, updated_at)
@@ -535,13 +547,8 @@ export function createSpotService(
                          $23::text[]) AS x(id, fq, fa, fee, frozen, status, reason)
             WHERE o.id = x.id
            RETURNING 1
-         ), fills AS (
-           UPDATE trades t SET maker_user_id = f.mu, taker_user_id = f.tu, maker_fee = f.mf, taker_fee = f.tf
-             FROM unnest($24::bigint[], $25::int[], $26::int[], $27::numeric[], $28::numeric[]) AS f(id, mu, tu, mf, tf)
-            WHERE t.id = f.id
-           RETURNING 1
          )
-         SELECT (SELECT count(*) FROM created) + (SELECT count(*) FROM changed) + (SELECT count(*) FROM fills) AS n`,
+         SELECT (SELECT count(*) FROM created) + (SELECT count(*) FROM changed) AS n`,
         [
           m.id,
           at,
@@ -566,11 +573,6 @@ export function createSpotService(
           col(updated, (o) => o.frozen.toFixed()),
           col(updated, (o) => o.status),
           col(updated, (o) => o.cancelReason),
-          tradeIds,
-          tradeFees.map((f) => f.maker.userId),
-          tradeFees.map((f) => f.taker.userId),
-          tradeFees.map((f) => f.makerFee.toFixed()),
-          tradeFees.map((f) => f.takerFee.toFixed()),
         ],
       );
       // The answers carry the final state of each order after the whole batch.
