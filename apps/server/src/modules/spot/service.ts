@@ -35,6 +35,16 @@ import { amountOf, type Grid, priceOf, qtyOf, toCount, unitsOf } from './grid.ts
 
 /** Requests one batch (one transaction) takes at most from a market's queue. */
 export const BATCH_MAX = 512;
+/**
+ * Group commit. Under load the requests of a market come in waves: those answered by the last
+ * commit place their next orders while the next batch runs, so batches alternate between two
+ * halves of the traders, each paying a whole commit. When the last batch was at least
+ * GATHER_MIN requests, the next one waits up to GATHER_MS for as many as were in flight (the
+ * last batch and those queued behind it), so one commit serves them all. Quieter markets never
+ * wait.
+ */
+const GATHER_MIN = 16;
+const GATHER_MS = 4;
 /** Inputs stop below NUMERIC(36,18)'s 18 integer digits. */
 const MAX_INPUT = dec('1000000000000000');
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
@@ -259,8 +269,12 @@ export function createSpotService(
       return this.market;
     }
 
+    /** Set while the loop waits for a batch to fill (GATHER_MS). */
+    private gathering: { target: number; wake: () => void } | null = null;
+
     enqueue(r: Request): void {
       this.queue.push(r);
+      if (this.gathering && this.queue.length >= this.gathering.target) this.gathering.wake();
       this.running ??= this.drain().finally(() => {
         this.running = null;
       });
@@ -273,10 +287,29 @@ export function createSpotService(
     private async drain(): Promise<void> {
       // Let requests arriving in the same tick join the first batch.
       await new Promise<void>((r) => setImmediate(r));
+      let last = 0;
       while (this.queue.length > 0) {
+        const target = last + this.queue.length;
+        if (last >= GATHER_MIN && this.queue.length < target) await this.gather(target);
         const batch = this.queue.splice(0, BATCH_MAX);
+        last = batch.length;
         await this.run(batch);
       }
+    }
+
+    /** Resolves once `target` requests are queued, or after GATHER_MS. */
+    private gather(target: number): Promise<void> {
+      return new Promise<void>((resolve) => {
+        const timer = setTimeout(() => this.gathering?.wake(), GATHER_MS);
+        this.gathering = {
+          target,
+          wake: () => {
+            clearTimeout(timer);
+            this.gathering = null;
+            resolve();
+          },
+        };
+      });
     }
 
     /** Rebuilds the book from the database's open orders, in time priority. */
