@@ -52,16 +52,22 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
       pg.transaction(async (t) => {
         // As on PostgreSQL: what fn issued and did not await is part of the transaction too.
         const issued: Promise<unknown>[] = [];
-        const out = await fn({
-          query<T>(sql: string, params: readonly unknown[] = []) {
-            const p = t.query<T>(sql, params as unknown[]).then((r) => r.rows);
-            issued.push(p);
-            p.catch(() => {});
-            return p;
-          },
-        });
-        await Promise.all(issued);
-        return out;
+        try {
+          const out = await fn({
+            query<T>(sql: string, params: readonly unknown[] = []) {
+              const p = t.query<T>(sql, params as unknown[]).then((r) => r.rows);
+              issued.push(p);
+              p.catch(() => {});
+              return p;
+            },
+          });
+          await Promise.all(issued);
+          return out;
+        } catch (e) {
+          // Everything fn sent has run before PGlite rolls the transaction back.
+          await Promise.allSettled(issued);
+          throw e;
+        }
       }),
     close: () => pg.close(),
   };
