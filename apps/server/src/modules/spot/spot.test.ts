@@ -333,6 +333,34 @@ describe('concurrency', () => {
     );
     expect(Number(sum!.n)).toBe(0);
   });
+  it('an order arriving behind a burst is answered, not held back waiting for company', async () => {
+    const u = await trader('1000');
+    const body = { side: 'buy', price: '30000', qty: '0.001' };
+    await list(h.app, u.token); // the session is looked up once; placing needs no more reads
+    // The burst's batch waits behind this transaction, so the lone order queues behind it, and
+    // after a batch of 20 the queue would rather gather more (group commit) than run one order.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const held = h.app.ctx.db.tx(async (q) => {
+      await q.query(`SELECT 1 FROM ledger_accounts WHERE user_id = $1 FOR UPDATE`, [u.id]);
+      await gate;
+    });
+    const pause = () => new Promise((r) => setTimeout(r, 30));
+    const burst = Array.from({ length: 20 }, () => place(h.app, u.token, body));
+    await pause();
+    const lone = place(h.app, u.token, body);
+    await pause();
+    release();
+    await held;
+    const answers = await Promise.all([...burst, lone]);
+    expect(answers.map((r) => r.status)).toEqual(Array(21).fill(200));
+    expect((await lone).body.data.status).toBe('waiting');
+    expect(await spotBalance(h.app, u.id, USDT)).toEqual({ available: '370', frozen: '630' });
+    for (const r of answers) ok(await cancel(h.app, u.token, r.body.data.id));
+  });
+
   it('two markets settling against each other’s buyers at once: neither batch fails', async () => {
     // A rests an ETH ask and B a BTC ask; then, at the same moment, A buys B's BTC and B buys
     // A's ETH. Each market's batch freezes its buyer's USDT, then pays the seller, whose USDT the
