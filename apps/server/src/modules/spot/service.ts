@@ -51,15 +51,6 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 type CancelReason = 'user' | 'unfilled' | 'self_trade';
 
-/** Who traded in one fill, what each paid, and the two orders' fill entries (ids set once recorded). */
-interface TradeFee {
-  maker: Order;
-  taker: Order;
-  makerFee: Dec;
-  takerFee: Dec;
-  fills: OrderFill[];
-}
-
 /** An order as the service holds it while it is open or being changed by a batch. */
 interface Order {
   id: number;
@@ -462,7 +453,8 @@ export function createSpotService(
       const changed = new Map<number, Order>();
       const settlements: Posting[] = [];
       const trades: TradeInput[] = [];
-      const tradeFees: TradeFee[] = [];
+      /** Per trade, the two orders' fill entries: they take the trade's id once it has one. */
+      const tradeFills: OrderFill[][] = [];
       for (const req of batch) {
         if (req.kind === 'place') {
           const order = orderOf.get(req)!;
@@ -515,7 +507,7 @@ export function createSpotService(
           }
           created.push(order);
           changed.set(order.id, order);
-          this.events(order, changed, settlements, trades, tradeFees, now);
+          this.events(order, changed, settlements, trades, tradeFills, now);
           outcome.set(req, { ok: toApi(order) });
         } else {
           const order = this.open.get(req.orderId);
@@ -526,7 +518,7 @@ export function createSpotService(
           const reject = this.book.cancel(order.id);
           if (reject !== null) throw new Error(`spot: engine refused cancel ${order.id}: ${reject}`);
           changed.set(order.id, order);
-          this.events(order, changed, settlements, trades, tradeFees, now);
+          this.events(order, changed, settlements, trades, tradeFills, now);
           outcome.set(req, { ok: toApi(order) });
         }
       }
@@ -536,13 +528,8 @@ export function createSpotService(
       //    orders), and db.tx sends COMMIT right behind them: one round trip.
       const tradeIds = await takeIds(q, 'trades', trades.length);
       trades.forEach((t, i) => {
-        const f = tradeFees[i]!;
         t.id = tradeIds[i]!;
-        t.makerUserId = f.maker.userId;
-        t.takerUserId = f.taker.userId;
-        t.makerFee = f.makerFee.toFixed();
-        t.takerFee = f.takerFee.toFixed();
-        for (const fill of f.fills) fill.id = String(tradeIds[i]!);
+        for (const fill of tradeFills[i]!) fill.id = String(t.id);
       });
       const settled = await ledger.post(settlements);
       const bad = settled.findIndex((r) => !r.ok);
@@ -678,7 +665,7 @@ export function createSpotService(
       changed: Map<number, Order>,
       settlements: Posting[],
       trades: TradeInput[],
-      tradeFees: TradeFee[],
+      tradeFills: OrderFill[][],
       now: number,
     ): void {
       const m = this.market;
@@ -752,14 +739,12 @@ export function createSpotService(
               makerOrderId: maker.id,
               takerOrderId: taker.id,
               at: now,
+              makerUserId: maker.userId,
+              takerUserId: taker.userId,
+              makerFee: (maker === buyer ? buyerFee : sellerFee).toFixed(),
+              takerFee: (taker === buyer ? buyerFee : sellerFee).toFixed(),
             });
-            tradeFees.push({
-              maker,
-              taker,
-              makerFee: maker === buyer ? buyerFee : sellerFee,
-              takerFee: taker === buyer ? buyerFee : sellerFee,
-              fills: fillEntries,
-            });
+            tradeFills.push(fillEntries);
             break;
           }
           case 'rested':
