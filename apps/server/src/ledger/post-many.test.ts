@@ -27,6 +27,15 @@ const canon = (b: { available: string; frozen: string }) => ({
   frozen: dec(b.frozen).toFixed(),
 });
 
+/** The i-th user of `a` holds what the i-th user of `b` holds, in USDT and BTC. */
+async function expectSameBalances(a: number[], b: number[]) {
+  for (let i = 0; i < a.length; i++)
+    for (const c of [USDT, BTC])
+      expect(canon(await balanceOf(h.app.ctx.db, spot(a[i]!, c)))).toEqual(
+        canon(await balanceOf(h.app.ctx.db, spot(b[i]!, c))),
+      );
+}
+
 /** A small deterministic generator, so a failure can be replayed. */
 function rng(seed: number) {
   let s = seed >>> 0;
@@ -130,12 +139,8 @@ describe('postMany', () => {
       expect(single.filter(Boolean).length).toBeGreaterThan(20);
       expect(single.filter((x) => !x).length).toBeGreaterThan(5);
       expect(await statement(many)).toEqual(await statement(one));
-      for (let i = 0; i < 4; i++)
-        // (an account postMany created for a posting it then refused is a zero row; post() rolled it back)
-        for (const c of [USDT, BTC])
-          expect(canon(await balanceOf(h.app.ctx.db, spot(many[i]!, c)))).toEqual(
-            canon(await balanceOf(h.app.ctx.db, spot(one[i]!, c))),
-          );
+      // (an account postMany created for a posting it then refused is a zero row; post() rolled it back)
+      await expectSameBalances(many, one);
     }
     expect((await verifyLedger(h.app.ctx.db)).problems).toEqual([]);
   });
@@ -158,11 +163,7 @@ describe('postMany', () => {
     });
     expect(stepped.map((r) => r.ok)).toEqual(all.map((r) => r.ok));
     expect(await statement(steps)).toEqual(await statement(one));
-    for (let i = 0; i < 4; i++)
-      for (const c of [USDT, BTC])
-        expect(canon(await balanceOf(h.app.ctx.db, spot(steps[i]!, c)))).toEqual(
-          canon(await balanceOf(h.app.ctx.db, spot(one[i]!, c))),
-        );
+    await expectSameBalances(steps, one);
     expect((await verifyLedger(h.app.ctx.db)).problems).toEqual([]);
   });
 
