@@ -170,18 +170,21 @@ async function lockAccounts(
       users.currency.push(a.currencyId);
     }
   }
+  // The ids as one array, computed once (an InitPlan): a lock that had to wait for another
+  // transaction rechecks each row it waited for against that array, where an IN (subquery)
+  // would run the whole join again per row (measured: ~6 ms for a spot batch behind another).
   const select = () =>
     q.query<AccountRow>(
       `SELECT a.id::text, a.user_id, a.type, a.house, a.currency_id, a.available::text, a.frozen::text
          FROM ledger_accounts a
-        WHERE a.id IN (
+        WHERE a.id = ANY (ARRAY(
           SELECT l.id FROM ledger_accounts l
             JOIN unnest($1::int[], $2::text[], $3::int[]) AS u(user_id, type, currency_id)
               ON l.user_id = u.user_id AND l.type = u.type AND l.currency_id = u.currency_id
           UNION ALL
           SELECT l.id FROM ledger_accounts l
             JOIN unnest($4::text[], $5::int[]) AS h(house, currency_id)
-              ON l.house = h.house AND l.currency_id = h.currency_id)
+              ON l.house = h.house AND l.currency_id = h.currency_id))
         ORDER BY a.id
           FOR UPDATE`,
       [users.user, users.type, users.currency, houses.house, houses.currency],
