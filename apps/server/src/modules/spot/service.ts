@@ -90,6 +90,15 @@ interface PlaceInput {
   units: number;
 }
 
+/** A batch as the one after it sees it: whether its current attempt committed, and its end. */
+interface InFlight {
+  committed: Promise<boolean>;
+  ended: Promise<void>;
+}
+
+/** Thrown inside a batch's transaction when the batch before it failed: roll back, run again. */
+const STEPPED_BACK = new Error('spot: the batch before failed');
+
 type Request =
   | { kind: 'place'; input: PlaceInput; resolve(o: SpotOrder): void; reject(e: unknown): void }
   | {
@@ -194,8 +203,10 @@ export type SpotService = ReturnType<typeof createSpotService>;
  * Spot orders. Each market has one in-memory order book and one writer: requests queue, and a
  * loop takes everything queued (up to BATCH_MAX) into ONE transaction: funds frozen, the engine
  * run, fills recorded and settled, leftovers released, orders written, then one commit answers
- * them all. If the transaction fails, the market's book is rebuilt from the database, so memory
- * never holds what was not committed.
+ * them all. The next batch locks its accounts while that commit is on its way, and computes
+ * once it has landed. If a transaction fails, the market's book is rebuilt from the database
+ * (and a batch already waiting behind it runs again), so memory never keeps what was not
+ * committed.
  */
 export function createSpotService(
   ctx: AppContext,
@@ -218,17 +229,23 @@ export function createSpotService(
    */
   const idPools = { spot_orders: [] as number[], trades: [] as number[] };
   /**
-   * One spot transaction at a time, across all markets. A batch locks its accounts in two
-   * steps (the freeze, then the settlement, whose makers are known only after matching), so two
-   * markets' batches running at once can each hold what the other's settlement needs: a deadlock
-   * on PostgreSQL, and a failed batch. Serialised, they cannot; each market still batches, and
-   * one market's batches were serial already.
+   * Spot transactions take turns to lock, across all markets. A batch locks its accounts in
+   * two steps (the freeze, then the settlement, whose makers are known only after matching), so
+   * two batches locking at once could each hold what the other's settlement needs: a deadlock
+   * on PostgreSQL, and a failed batch. The next batch's turn comes once the one before has sent
+   * its last write: that one holds every lock it will take and waits for nothing but its
+   * COMMIT, so the next may wait on it but never the other way round. Its BEGIN and locks (and
+   * on another market, all of it) then overlap the previous batch's writes and commit.
    */
-  let writing: Promise<unknown> = Promise.resolve();
-  function oneAtATime<T>(fn: () => Promise<T>): Promise<T> {
-    const next = writing.then(fn, fn);
-    writing = next.catch(() => {});
-    return next;
+  let turn: Promise<void> = Promise.resolve();
+  function takeTurn(): Promise<() => void> {
+    let release!: () => void;
+    const mine = new Promise<void>((r) => {
+      release = r;
+    });
+    const before = turn;
+    turn = mine;
+    return before.then(() => release);
   }
   const ID_BLOCK = 1024;
 
@@ -263,8 +280,12 @@ export function createSpotService(
     /** Set while the loop waits for a batch to fill (GATHER_MS). */
     private gathering: { target: number; wake: () => void } | null = null;
 
+    /** Set while the loop, its queue empty, waits for the batch in flight to end. */
+    private arrived: (() => void) | null = null;
+
     enqueue(r: Request): void {
       this.queue.push(r);
+      this.arrived?.();
       if (this.gathering && this.queue.length >= this.gathering.target) this.gathering.wake();
       this.running ??= this.drain().finally(() => {
         this.running = null;
@@ -279,12 +300,33 @@ export function createSpotService(
       // Let requests arriving in the same tick join the first batch.
       await new Promise<void>((r) => setImmediate(r));
       let last = 0;
+      let previous: InFlight = { committed: Promise.resolve(true), ended: Promise.resolve() };
       while (this.queue.length > 0) {
         const target = last + this.queue.length;
         if (last >= GATHER_MIN && this.queue.length < target) await this.gather(target);
         const batch = this.queue.splice(0, BATCH_MAX);
         last = batch.length;
-        await this.run(batch);
+        // The next batch may begin once this one's writes are out (see takeTurn); it computes
+        // only after this one has committed.
+        let sent!: () => void;
+        const out = new Promise<void>((r) => {
+          sent = r;
+        });
+        const current: InFlight = { committed: Promise.resolve(true), ended: Promise.resolve() };
+        // Ended means this batch and every one before it (idle() waits for them all).
+        const ran = this.run(batch, previous, current, sent);
+        current.ended = Promise.all([ran, previous.ended]).then(() => {});
+        previous = current;
+        await Promise.race([out, current.ended]);
+        // Nothing queued: wait for this batch to end, or for a request to start the next.
+        if (this.queue.length === 0)
+          await Promise.race([
+            current.ended,
+            new Promise<void>((r) => {
+              this.arrived = r;
+            }),
+          ]);
+        this.arrived = null;
       }
     }
 
@@ -338,18 +380,42 @@ export function createSpotService(
       this.log.take();
     }
 
-    private async run(batch: Request[]): Promise<void> {
+    /**
+     * One batch, to its end: committed and answered, or failed and the book read back. It
+     * computes only once `previous` (the batch before it on this market, possibly still
+     * committing) has committed; if that one fails instead, this one steps back, waits for it
+     * to end, and runs again. `me.committed` tells the batch after this one the same.
+     */
+    private async run(batch: Request[], previous: InFlight, me: InFlight, sent: () => void): Promise<void> {
       const outcome = new Map<Request, { ok: SpotOrder } | { err: unknown }>();
-      let recorded: RecordedTrades = { trades: [], candles: [] };
+      let recorded: Promise<RecordedTrades> = Promise.resolve({ trades: [], candles: [] });
       let touched: Order[] = [];
+      let before = previous.committed;
       const lastSeq = this.book.lastSeq;
-      for (let attempt = 1; ; attempt++) {
+      let committed!: (ok: boolean) => void;
+      for (let attempt = 1; ; ) {
+        me.committed = new Promise<boolean>((r) => {
+          committed = r;
+        });
+        const release = await takeTurn();
         try {
-          const r = await oneAtATime(() => db.tx((q) => this.apply(q, batch, outcome)));
-          recorded = await r.recorded;
+          const r = await db.tx((q) =>
+            this.apply(q, batch, outcome, before, () => {
+              release();
+              sent();
+            }),
+          );
+          recorded = r.recorded;
           touched = r.touched;
-          break;
         } catch (e) {
+          release();
+          committed(false);
+          outcome.clear();
+          if (e === STEPPED_BACK) {
+            await previous.ended;
+            before = Promise.resolve(true);
+            continue;
+          }
           let again = attempt === 1 && isTransient(e);
           log[again ? 'warn' : 'error'](
             { err: e, market: this.market.symbol, requests: batch.length },
@@ -364,23 +430,30 @@ export function createSpotService(
             again = false;
           }
           if (again) {
-            outcome.clear();
+            attempt++;
             continue;
           }
           for (const req of batch) req.reject(new AppError('CONFLICT', 'spot.retry'));
           return;
         }
+        break;
       }
       for (const req of batch) {
         const out = outcome.get(req);
         if (out && 'ok' in out) req.resolve(out.ok);
         else req.reject(out?.err ?? new AppError('CONFLICT', 'spot.retry'));
       }
-      // After the commit: the users' own orders, trades, candles and depth.
-      for (const o of touched) io.to(userRoom(o.userId)).emit(SpotEvents.order, toApi(o));
-      if (recorded.trades.length > 0) await market.publish(recorded).catch((e) => log.error({ err: e }));
+      // After the commit, and before the next batch computes: the users' own orders as this
+      // batch left them, its trades, candles and depth.
+      for (const o of touched) {
+        io.to(userRoom(o.userId)).emit(SpotEvents.order, toApi(o));
+        o.fills = [];
+      }
+      const trades = await recorded;
+      const published = trades.trades.length > 0 ? market.publish(trades) : null;
       if (touched.length > 0) market.publishDepth(this.market.symbol);
-      for (const o of touched) o.fills = [];
+      committed(true);
+      await published?.catch((e) => log.error({ err: e }));
     }
 
     /** Everything one batch does, inside its transaction. */
@@ -388,6 +461,8 @@ export function createSpotService(
       q: Queryable,
       batch: Request[],
       outcome: Map<Request, { ok: SpotOrder } | { err: unknown }>,
+      before: Promise<boolean>,
+      sent: () => void,
     ): Promise<{ recorded: Promise<RecordedTrades>; touched: Order[] }> {
       const m = this.market;
       const now = Date.now();
@@ -400,6 +475,9 @@ export function createSpotService(
       const ledger = new LedgerBatch(q);
       await ledger.lock(this.accountsAtStake(batch));
       const ids = await takeIds(q, 'spot_orders', places.length);
+      // The batch before may still be committing: the balances just read are after it (its
+      // locked rows were waited for), but the book must be too.
+      if (!(await before)) throw STEPPED_BACK;
       const freezes: { req: (typeof places)[number]; order: Order; posting: Posting | null }[] = [];
       places.forEach((req, i) => {
         const p = req.input;
@@ -602,6 +680,8 @@ export function createSpotService(
         const o = req.kind === 'place' ? orderOf.get(req)! : changed.get(req.orderId)!;
         outcome.set(req, { ok: toApi(o) });
       }
+      // Every lock this batch takes is held and every write is out: the next may take its turn.
+      sent();
       return { recorded, touched: [...changed.values()] };
     }
 

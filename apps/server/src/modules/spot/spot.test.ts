@@ -422,6 +422,77 @@ describe('concurrency', () => {
     expect([undefined, '40P01']).toContain(await other);
     expect(await spotBalance(h.app, a.id, USDT)).toEqual({ available: '950', frozen: '0' });
   });
+
+  it('a batch whose commit fails with the next batch already waiting on it: the next one runs again on the book as committed', async ({
+    skip,
+  }) => {
+    // PGlite is one connection: a batch never waits on another there.
+    if (h.app.ctx.db.kind !== 'postgres') skip();
+    const db = h.app.ctx.db;
+    const s = await trader(undefined, '1');
+    const a = await trader('1000');
+    const z = await trader('1000');
+    const ask = ok(await place(h.app, s.token, { side: 'sell', price: '12345', qty: '0.001' }));
+    // a's trade is refused at COMMIT, after every write of its batch has gone out.
+    await db.query(
+      `CREATE FUNCTION refuse_test_trade() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN RAISE EXCEPTION 'test: trade refused at commit'; END $$`,
+    );
+    await db.query(
+      `CREATE CONSTRAINT TRIGGER refuse_test_trade AFTER INSERT ON trades DEFERRABLE INITIALLY DEFERRED
+       FOR EACH ROW WHEN (NEW.taker_user_id = ${Number(a.id)}) EXECUTE FUNCTION refuse_test_trade()`,
+    );
+    try {
+      // Hold the seller's user row: the trade's foreign key check waits on it, so a's batch
+      // stays in flight (its writes sent, its locks held) while z's batch starts behind it.
+      let release!: () => void;
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      let holder = 0;
+      const held = db.tx(async (q) => {
+        [{ pid: holder }] = (await q.query<{ pid: number }>('SELECT pg_backend_pid() AS pid')) as [
+          { pid: number },
+        ];
+        await q.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [s.id]);
+        await gate;
+      });
+      const blockedBy = async (pid: number) => {
+        for (let i = 0; i < 250; i++) {
+          const [row] = await db.query<{ pid: number }>(
+            'SELECT pid FROM pg_stat_activity WHERE $1 = ANY(pg_blocking_pids(pid))',
+            [pid],
+          );
+          if (row) return row.pid;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        throw new Error(`nothing waited on ${pid}`);
+      };
+      while (holder === 0) await new Promise((r) => setTimeout(r, 5));
+      const aBuy = place(h.app, a.token, { side: 'buy', price: '12345', qty: '0.001' });
+      const first = await blockedBy(holder);
+      const zBuy = place(h.app, z.token, { side: 'buy', price: '12345', qty: '0.001' });
+      await blockedBy(first); // z's batch waits for the accounts a's batch holds
+      release();
+      await held;
+      const refused = await aBuy;
+      expect([refused.status, refused.body.message]).toEqual([
+        409,
+        'The order could not be processed and nothing was changed. Please try again',
+      ]);
+      // z's batch stepped back and ran again once a's had ended and the book was read back: the
+      // ask a's batch could not keep is z's.
+      expect(ok(await zBuy)).toMatchObject({ status: 'completed', filled_qty: '0.001' });
+      const sold = (await list(h.app, s.token, { status: 'completed' })).body.data.list;
+      expect(sold.map((o) => o.id)).toEqual([ask.id]);
+      expect(await spotBalance(h.app, a.id, USDT)).toEqual({ available: '1000', frozen: '0' });
+      expect(await spotBalance(h.app, z.id, USDT)).toEqual({ available: '987.655', frozen: '0' });
+      expect(await spotBalance(h.app, s.id, BTC)).toEqual({ available: '0.999', frozen: '0' });
+    } finally {
+      await db.query('DROP TRIGGER IF EXISTS refuse_test_trade ON trades');
+      await db.query('DROP FUNCTION IF EXISTS refuse_test_trade()');
+    }
+  });
 });
 
 describe('replace (the market maker’s requote)', () => {
