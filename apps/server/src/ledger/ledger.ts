@@ -323,9 +323,14 @@ export class LedgerBatch {
   async write(): Promise<string[]> {
     const n = this.journals.length;
     if (n === 0) return [];
+    // Taken now, before the statement is even sent: a caller that does not await write() (a
+    // spot batch, whose writes leave together) may post again, and that goes in the next write.
     const touched = [...this.changed];
-    const js = this.journals;
-    const e = this.entries;
+    const js = this.journals.splice(0);
+    const e = Object.fromEntries(
+      Object.entries(this.entries).map(([k, list]) => [k, list.splice(0)]),
+    ) as typeof this.entries;
+    this.changed.clear();
     const [written] = await this.q.query<{ journals: string[] }>(
       `WITH balances AS (
          UPDATE ledger_accounts a SET available = u.available, frozen = u.frozen, updated_at = now()
@@ -371,10 +376,6 @@ export class LedgerBatch {
         e.fa,
       ],
     );
-    // Written: what is posted from now on goes in the next write().
-    this.journals.length = 0;
-    this.changed.clear();
-    for (const list of Object.values(e)) list.length = 0;
     return written!.journals;
   }
 }

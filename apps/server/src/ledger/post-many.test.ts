@@ -167,6 +167,30 @@ describe('postMany', () => {
     expect((await verifyLedger(h.app.ctx.db)).problems).toEqual([]);
   });
 
+  it('a write not yet answered keeps nothing posted after it: the next write carries that', async () => {
+    const one = await newUsers(4);
+    const twice = await newUsers(4);
+    const postings = (users: number[], house: 'launchpad' | 'option_pool') =>
+      randomPostings(users, house, 11, 120);
+    const all = await h.app.ctx.db.tx((q) => postMany(q, postings(one, 'launchpad')));
+    const [results, journals] = await h.app.ctx.db.tx(async (q) => {
+      const list = postings(twice, 'option_pool');
+      const batch = new LedgerBatch(q);
+      const first = await batch.post(list.slice(0, 60));
+      const written = batch.write(); // as a spot batch does: sent, not awaited
+      const second = await batch.post(list.slice(60));
+      return [
+        [...first, ...second],
+        [...(await written), ...(await batch.write())],
+      ] as const;
+    });
+    expect(results.map((r) => r.ok)).toEqual(all.map((r) => r.ok));
+    expect(journals).toHaveLength(results.filter((r) => r.ok).length);
+    expect(await statement(twice)).toEqual(await statement(one));
+    await expectSameBalances(twice, one);
+    expect((await verifyLedger(h.app.ctx.db)).problems).toEqual([]);
+  });
+
   it('reports each posting that would overdraw, applies the rest, and later ones see the balance without it', async () => {
     const [a, b] = await newUsers(2);
     const deposit = (u: number, x: string): Posting => ({
