@@ -96,6 +96,15 @@ interface InFlight {
   ended: Promise<void>;
 }
 
+/** A promise and its resolve (Node 20 has no Promise.withResolvers). */
+function signal<T = void>(): { promise: Promise<T>; resolve: (v: T) => void } {
+  let resolve!: (v: T) => void;
+  const promise = new Promise<T>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
 /** Thrown inside a batch's transaction when the batch before it failed: roll back, run again. */
 const STEPPED_BACK = new Error('spot: the batch before failed');
 
@@ -239,13 +248,10 @@ export function createSpotService(
    */
   let turn: Promise<void> = Promise.resolve();
   function takeTurn(): Promise<() => void> {
-    let release!: () => void;
-    const mine = new Promise<void>((r) => {
-      release = r;
-    });
+    const mine = signal();
     const before = turn;
-    turn = mine;
-    return before.then(() => release);
+    turn = mine.promise;
+    return before.then(() => mine.resolve);
   }
   const ID_BLOCK = 1024;
 
@@ -308,25 +314,20 @@ export function createSpotService(
         last = batch.length;
         // The next batch may begin once this one's writes are out (see takeTurn); it computes
         // only after this one has committed.
-        let sent!: () => void;
-        const out = new Promise<void>((r) => {
-          sent = r;
-        });
+        const sent = signal();
         const current: InFlight = { committed: Promise.resolve(true), ended: Promise.resolve() };
         // Ended means this batch and every one before it (idle() waits for them all).
-        const ran = this.run(batch, previous, current, sent);
+        const ran = this.run(batch, previous, current, sent.resolve);
         current.ended = Promise.all([ran, previous.ended]).then(() => {});
         previous = current;
-        await Promise.race([out, current.ended]);
+        await Promise.race([sent.promise, current.ended]);
         // Nothing queued: wait for this batch to end, or for a request to start the next.
-        if (this.queue.length === 0)
-          await Promise.race([
-            current.ended,
-            new Promise<void>((r) => {
-              this.arrived = r;
-            }),
-          ]);
-        this.arrived = null;
+        if (this.queue.length === 0) {
+          const arrival = signal();
+          this.arrived = arrival.resolve;
+          await Promise.race([current.ended, arrival.promise]);
+          this.arrived = null;
+        }
       }
     }
 
@@ -394,9 +395,9 @@ export function createSpotService(
       const lastSeq = this.book.lastSeq;
       let committed!: (ok: boolean) => void;
       for (let attempt = 1; ; ) {
-        me.committed = new Promise<boolean>((r) => {
-          committed = r;
-        });
+        const attemptCommitted = signal<boolean>();
+        me.committed = attemptCommitted.promise;
+        committed = attemptCommitted.resolve;
         const release = await takeTurn();
         try {
           const r = await db.tx((q) =>
