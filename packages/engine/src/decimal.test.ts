@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { addDecimal, compareDecimal, parseDecimal, subDecimal, truncateDecimal } from './decimal.ts';
+import {
+  addDecimal,
+  compareDecimal,
+  dec,
+  fromScaled,
+  parseDecimal,
+  subDecimal,
+  toScaled,
+  truncateDecimal,
+} from './decimal.ts';
 
 describe('parseDecimal', () => {
   it('accepts plain decimals and normalises them', () => {
@@ -20,6 +29,23 @@ describe('parseDecimal', () => {
     expect(parseDecimal('0', { positive: true })).toBeNull();
     expect(parseDecimal('1.123', { maxDecimals: 2 })).toBeNull();
     expect(parseDecimal('1.12', { maxDecimals: 2 })).toBe('1.12');
+  });
+  it('gives what decimal.js gives (property)', () => {
+    const digits = (min: number, max: number) =>
+      fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+    const input = fc
+      .tuple(fc.boolean(), digits(1, 30), fc.option(digits(1, 30)), fc.constantFrom('', ' '))
+      .map(([neg, w, f, pad]) => `${pad}${neg ? '-' : ''}${w}${f === null ? '' : `.${f}`}${pad}`);
+    fc.assert(
+      fc.property(input, fc.integer({ min: 0, max: 20 }), (s, max) => {
+        const d = dec(s.trim());
+        const canonical = d.isZero() ? '0' : d.toFixed();
+        expect(parseDecimal(s)).toBe(canonical);
+        expect(parseDecimal(s, { positive: true })).toBe(d.gt(0) ? canonical : null);
+        expect(parseDecimal(s, { nonNegative: true })).toBe(d.gte(0) ? canonical : null);
+        expect(parseDecimal(s, { maxDecimals: max })).toBe(d.decimalPlaces() <= max ? canonical : null);
+      }),
+    );
   });
   it('keeps precision a float would lose', () => {
     expect(addDecimal('0.1', '0.2')).toBe('0.3');
@@ -52,6 +78,32 @@ describe('truncateDecimal', () => {
           );
         },
       ),
+    );
+  });
+});
+
+describe('toScaled and fromScaled', () => {
+  it('reads amounts as the database prints them and refuses more places than it keeps', () => {
+    expect(toScaled('12.500000000000000000', 18)).toBe(12_500_000_000_000_000_000n);
+    expect(toScaled('-0.000000000000000001', 18)).toBe(-1n);
+    expect(toScaled('0.0000000000000000001', 18)).toBeNull();
+    expect(toScaled('1e5', 18)).toBeNull();
+    expect(toScaled('', 18)).toBeNull();
+    expect(fromScaled(-1n, 18)).toBe('-0.000000000000000001');
+    expect(fromScaled(0n, 18)).toBe('0');
+    expect(fromScaled(12_500_000_000_000_000_000n, 18)).toBe('12.5');
+  });
+  it('round-trips to the canonical decimal and adds as decimal.js does (property)', () => {
+    // Amounts NUMERIC(36,18) holds, with 0 to 18 places.
+    const amount = fc
+      .tuple(fc.bigInt({ min: -(10n ** 35n), max: 10n ** 35n }), fc.integer({ min: 0, max: 18 }))
+      .map(([n, places]) => fromScaled(n - (n % 10n ** BigInt(18 - places)), 18));
+    fc.assert(
+      fc.property(amount, amount, (a, b) => {
+        expect(fromScaled(toScaled(a, 18)!, 18)).toBe(parseDecimal(a));
+        expect(fromScaled(toScaled(a, 18)! + toScaled(b, 18)!, 18)).toBe(addDecimal(a, b));
+        expect(toScaled(a, 18)! < toScaled(b, 18)!).toBe(compareDecimal(a, b) < 0);
+      }),
     );
   });
 });

@@ -26,11 +26,23 @@ export function parseDecimal(input: unknown, opts: ParseOptions = {}): string | 
   if (typeof input !== 'string' && typeof input !== 'bigint') return null;
   const s = String(input).trim();
   if (s.length === 0 || s.length > 64 || !LOOSE_RE.test(s)) return null;
-  const d = new D(s);
-  if (opts.nonNegative && d.isNegative() && !d.isZero()) return null;
-  if (opts.positive && (d.isZero() || d.isNegative())) return null;
-  if (opts.maxDecimals !== undefined && d.decimalPlaces() > opts.maxDecimals) return null;
-  return canonical(d);
+  // By string, not decimal.js: every order's price and quantity pass here.
+  const negative = s.charCodeAt(0) === 45;
+  const body = negative ? s.slice(1) : s;
+  const dot = body.indexOf('.');
+  let i = 0;
+  const wholeEnd = dot < 0 ? body.length : dot;
+  while (i < wholeEnd - 1 && body.charCodeAt(i) === 48) i++;
+  const whole = body.slice(i, wholeEnd);
+  let end = body.length;
+  if (dot >= 0) while (end > dot + 1 && body.charCodeAt(end - 1) === 48) end--;
+  const fraction = dot < 0 ? '' : body.slice(dot + 1, end);
+  const zero = whole === '0' && fraction === '';
+  if (opts.nonNegative && negative && !zero) return null;
+  if (opts.positive && (zero || negative)) return null;
+  if (opts.maxDecimals !== undefined && fraction.length > opts.maxDecimals) return null;
+  const out = fraction === '' ? whole : `${whole}.${fraction}`;
+  return negative && !zero ? `-${out}` : out;
 }
 
 /** True when the string is already in canonical plain decimal form. */
@@ -74,4 +86,39 @@ export function truncateDecimal(value: string, decimals: number, pad = false): s
   const d = new D(value).toDecimalPlaces(decimals, Decimal.ROUND_DOWN);
   const s = pad ? d.toFixed(decimals) : canonical(d);
   return s.startsWith('-') && new D(s).isZero() ? s.slice(1) : s;
+}
+
+/**
+ * Fixed point for hot paths: a decimal string as a bigint count of 10^-places, exactly, or null
+ * when it is not a plain decimal or has more places. The ledger keeps NUMERIC(36,18) amounts
+ * this way (places 18): sums and sign checks on bigints allocate far less than decimal.js does.
+ */
+export function toScaled(value: string, places: number): bigint | null {
+  if (!LOOSE_RE.test(value)) return null;
+  const dot = value.indexOf('.');
+  if (dot < 0) return BigInt(value) * 10n ** BigInt(places);
+  let frac = value.slice(dot + 1);
+  // The database prints NUMERIC(36,18) with all 18 places: trailing zeros are not precision.
+  let end = frac.length;
+  while (end > places && frac.charCodeAt(end - 1) === 48) end--;
+  if (end > places) return null;
+  frac = frac.slice(0, end);
+  const whole = value.slice(0, dot);
+  const n = BigInt(whole + frac.padEnd(places, '0'));
+  // "-0.5": the sign sits on the whole part, which BigInt of the joined digits keeps.
+  return n;
+}
+
+/** The canonical decimal string of a scaled count (no trailing zeros, "0" never "-0"). */
+export function fromScaled(v: bigint, places: number): string {
+  if (places === 0) return v.toString();
+  const neg = v < 0n;
+  const digits = (neg ? -v : v).toString().padStart(places + 1, '0');
+  const whole = digits.slice(0, digits.length - places);
+  let frac = digits.slice(digits.length - places);
+  let end = frac.length;
+  while (end > 0 && frac.charCodeAt(end - 1) === 48) end--;
+  frac = frac.slice(0, end);
+  const s = frac.length > 0 ? `${whole}.${frac}` : whole;
+  return neg ? `-${s}` : s;
 }
