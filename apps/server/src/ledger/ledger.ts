@@ -1,4 +1,4 @@
-import { type Dec, dec, parseDecimal } from '@verdant/engine';
+import { fromScaled, parseDecimal, toScaled } from '@verdant/engine';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../http/errors.ts';
 
@@ -80,23 +80,26 @@ export async function accountId(q: Queryable, a: AccountRef): Promise<string> {
   return row!.id;
 }
 
-/** NUMERIC(36, 18): a delta with more places would be rounded by the database behind our back. */
-const MAX_PLACES = 18;
+/**
+ * NUMERIC(36, 18): a delta with more places would be rounded by the database behind our back.
+ * Amounts are held as bigint counts of 10^-18 (exact, and cheap on the order path).
+ */
+const PLACES = 18;
+const str = (v: bigint) => fromScaled(v, PLACES);
 
-function amount(v: string | undefined): Dec {
-  if (v === undefined) return dec('0');
-  const d = parseDecimal(v);
-  if (d === null) throw new Error(`ledger: not a decimal amount: ${v}`);
-  const out = dec(d);
-  if (out.decimalPlaces() > MAX_PLACES) throw new Error(`ledger: more than ${MAX_PLACES} decimals: ${v}`);
-  return out;
+function amount(v: string | undefined): bigint {
+  if (v === undefined) return 0n;
+  const out = toScaled(v.trim(), PLACES);
+  if (out !== null) return out;
+  if (parseDecimal(v) === null) throw new Error(`ledger: not a decimal amount: ${v}`);
+  throw new Error(`ledger: more than ${PLACES} decimals: ${v}`);
 }
 
 interface MergedLeg {
   account: AccountRef;
   key: string;
-  available: Dec;
-  frozen: Dec;
+  available: bigint;
+  frozen: bigint;
 }
 
 /**
@@ -106,35 +109,37 @@ interface MergedLeg {
  */
 function legsOf(p: Posting): MergedLeg[] {
   const merged = new Map<string, MergedLeg>();
-  const perCurrency = new Map<number, Dec>();
+  const perCurrency = new Map<number, bigint>();
   for (const leg of p.legs) {
     const av = amount(leg.available);
     const fr = amount(leg.frozen);
     const key = keyOf(leg.account);
     const m = merged.get(key);
     if (m) {
-      m.available = m.available.plus(av);
-      m.frozen = m.frozen.plus(fr);
+      m.available += av;
+      m.frozen += fr;
     } else merged.set(key, { account: leg.account, key, available: av, frozen: fr });
     const c = leg.account.currencyId;
-    perCurrency.set(c, (perCurrency.get(c) ?? dec('0')).plus(av).plus(fr));
+    perCurrency.set(c, (perCurrency.get(c) ?? 0n) + av + fr);
   }
   for (const [currency, sum] of perCurrency) {
-    if (!sum.isZero())
+    if (sum !== 0n)
       throw new Error(
-        `ledger: posting '${p.reason}' does not sum to zero in currency ${currency}: ${sum.toFixed()}`,
+        `ledger: posting '${p.reason}' does not sum to zero in currency ${currency}: ${str(sum)}`,
       );
   }
-  const legs = [...merged.values()].filter((l) => !l.available.isZero() || !l.frozen.isZero());
+  const legs = [...merged.values()].filter((l) => l.available !== 0n || l.frozen !== 0n);
   if (legs.length === 0) throw new Error(`ledger: posting '${p.reason}' moves nothing`);
   return legs;
 }
 
 interface LockedAccount {
   id: string;
+  /** The id as a number for ordering (bigserial values stay far below 2^53). */
+  order: number;
   house: boolean;
-  available: Dec;
-  frozen: Dec;
+  available: bigint;
+  frozen: bigint;
 }
 
 interface AccountRow {
@@ -213,9 +218,10 @@ async function lockAccounts(
   for (const r of rows)
     out.set(rowKey(r), {
       id: r.id,
+      order: Number(r.id),
       house: r.house !== null,
-      available: dec(r.available),
-      frozen: dec(r.frozen),
+      available: toScaled(r.available, PLACES)!,
+      frozen: toScaled(r.frozen, PLACES)!,
     });
   return out;
 }
@@ -283,7 +289,7 @@ export class LedgerBatch {
       for (const l of legs) {
         const a = this.accounts.get(l.key)!;
         if (a.house) continue;
-        if (a.available.plus(l.available).isNegative() || a.frozen.plus(l.frozen).isNegative()) {
+        if (a.available + l.available < 0n || a.frozen + l.frozen < 0n) {
           short = a.id;
           break;
         }
@@ -295,18 +301,18 @@ export class LedgerBatch {
       // Entries in account-id order within a posting, as post() always wrote them.
       const ordered = legs
         .map((l) => ({ l, a: this.accounts.get(l.key)! }))
-        .sort((x, y) => (BigInt(x.a.id) < BigInt(y.a.id) ? -1 : 1));
+        .sort((x, y) => x.a.order - y.a.order);
       const journal = this.journals.length + 1;
       for (const { l, a } of ordered) {
-        a.available = a.available.plus(l.available);
-        a.frozen = a.frozen.plus(l.frozen);
+        a.available += l.available;
+        a.frozen += l.frozen;
         this.changed.add(a);
         e.journal.push(journal);
         e.account.push(a.id);
-        e.da.push(l.available.toFixed());
-        e.df.push(l.frozen.toFixed());
-        e.aa.push(a.available.toFixed());
-        e.fa.push(a.frozen.toFixed());
+        e.da.push(str(l.available));
+        e.df.push(str(l.frozen));
+        e.aa.push(str(a.available));
+        e.fa.push(str(a.frozen));
       }
       this.journals.push(postings[i]!);
       results.push({ ok: true });
@@ -361,8 +367,8 @@ export class LedgerBatch {
               (SELECT count(*) FROM balances) + (SELECT count(*) FROM journals) + (SELECT count(*) FROM entries) AS rows`,
       [
         touched.map((a) => a.id),
-        touched.map((a) => a.available.toFixed()),
-        touched.map((a) => a.frozen.toFixed()),
+        touched.map((a) => str(a.available)),
+        touched.map((a) => str(a.frozen)),
         n,
         js.map((p) => p.reason),
         js.map((p) => p.refType ?? null),

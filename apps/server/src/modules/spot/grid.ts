@@ -1,4 +1,4 @@
-import { type Dec, dec } from '@verdant/engine';
+import { type Dec, dec, toScaled } from '@verdant/engine';
 
 /**
  * The engine counts in whole ticks, lots and quote units (tick × lot); the ledger in decimals.
@@ -9,11 +9,21 @@ export interface Grid {
   lotSize: string;
 }
 
+const placesOf = (s: string) => {
+  const dot = s.indexOf('.');
+  return dot < 0 ? 0 : s.length - dot - 1;
+};
+const MAX_COUNT = BigInt(Number.MAX_SAFE_INTEGER);
+
 /** `value / step` as a safe integer ≥ 1, or null when off the grid, zero or too large. */
 export function toCount(value: string, step: string): number | null {
-  const q = dec(value).div(step);
-  if (!q.isInteger() || q.lt(1) || q.gt(Number.MAX_SAFE_INTEGER)) return null;
-  return Number(q.toFixed());
+  // Both as whole numbers of the finer one's places: exact, and no decimal.js per order.
+  const places = Math.max(placesOf(value), placesOf(step));
+  const v = toScaled(value, places);
+  const s = toScaled(step, places);
+  if (v === null || s === null || s <= 0n || v % s !== 0n) return null;
+  const q = v / s;
+  return q < 1n || q > MAX_COUNT ? null : Number(q);
 }
 
 /** One quote unit in the quote currency: tick × lot. */
