@@ -24,6 +24,7 @@ const fake = vi.hoisted(() => {
       state.loader = l;
     },
     setStyles: () => {},
+    overrideYAxis: () => {},
     setSymbol: () => {},
     setPeriod: () => {
       state.loader?.getBars({

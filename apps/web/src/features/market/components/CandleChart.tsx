@@ -155,6 +155,9 @@ export default function CandleChart({
     const c = init(el, { locale });
     if (!c) return;
     chart.current = c;
+    // Room above the highest candle for the indicator legend (two lines on a phone), so the
+    // high-price mark is not drawn under it. A number ≥ 1 is pixels.
+    c.overrideYAxis({ paneId: 'candle_pane', gap: { top: 96, bottom: 0.1 } });
     c.setDataLoader({
       getBars: async ({ type, timestamp, callback }) => {
         const asked = { ...want.current };
