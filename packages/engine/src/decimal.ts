@@ -34,15 +34,20 @@ export function parseDecimal(input: unknown, opts: ParseOptions = {}): string | 
   const wholeEnd = dot < 0 ? body.length : dot;
   while (i < wholeEnd - 1 && body.charCodeAt(i) === 48) i++;
   const whole = body.slice(i, wholeEnd);
-  let end = body.length;
-  if (dot >= 0) while (end > dot + 1 && body.charCodeAt(end - 1) === 48) end--;
-  const fraction = dot < 0 ? '' : body.slice(dot + 1, end);
+  const fraction = dot < 0 ? '' : body.slice(dot + 1, zerosFrom(body, dot + 1));
   const zero = whole === '0' && fraction === '';
   if (opts.nonNegative && negative && !zero) return null;
   if (opts.positive && (zero || negative)) return null;
   if (opts.maxDecimals !== undefined && fraction.length > opts.maxDecimals) return null;
   const out = fraction === '' ? whole : `${whole}.${fraction}`;
   return negative && !zero ? `-${out}` : out;
+}
+
+/** Where the trailing zeros of `s` begin, but not before `min`: its end without them. */
+function zerosFrom(s: string, min: number): number {
+  let end = s.length;
+  while (end > min && s.charCodeAt(end - 1) === 48) end--;
+  return end;
 }
 
 /** True when the string is already in canonical plain decimal form. */
@@ -97,16 +102,11 @@ export function toScaled(value: string, places: number): bigint | null {
   if (!LOOSE_RE.test(value)) return null;
   const dot = value.indexOf('.');
   if (dot < 0) return BigInt(value) * 10n ** BigInt(places);
-  let frac = value.slice(dot + 1);
   // The database prints NUMERIC(36,18) with all 18 places: trailing zeros are not precision.
-  let end = frac.length;
-  while (end > places && frac.charCodeAt(end - 1) === 48) end--;
-  if (end > places) return null;
-  frac = frac.slice(0, end);
-  const whole = value.slice(0, dot);
-  const n = BigInt(whole + frac.padEnd(places, '0'));
+  const frac = value.slice(dot + 1, zerosFrom(value, dot + 1 + places));
+  if (frac.length > places) return null;
   // "-0.5": the sign sits on the whole part, which BigInt of the joined digits keeps.
-  return n;
+  return BigInt(value.slice(0, dot) + frac.padEnd(places, '0'));
 }
 
 /** The canonical decimal string of a scaled count (no trailing zeros, "0" never "-0"). */
@@ -115,10 +115,7 @@ export function fromScaled(v: bigint, places: number): string {
   const neg = v < 0n;
   const digits = (neg ? -v : v).toString().padStart(places + 1, '0');
   const whole = digits.slice(0, digits.length - places);
-  let frac = digits.slice(digits.length - places);
-  let end = frac.length;
-  while (end > 0 && frac.charCodeAt(end - 1) === 48) end--;
-  frac = frac.slice(0, end);
+  const frac = digits.slice(digits.length - places, zerosFrom(digits, digits.length - places));
   const s = frac.length > 0 ? `${whole}.${frac}` : whole;
   return neg ? `-${s}` : s;
 }
