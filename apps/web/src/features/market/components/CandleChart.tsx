@@ -155,9 +155,6 @@ export default function CandleChart({
     const c = init(el, { locale });
     if (!c) return;
     chart.current = c;
-    // Room above the highest candle for the indicator legend (two lines on a phone), so the
-    // high-price mark is not drawn under it. A number ≥ 1 is pixels.
-    c.overrideYAxis({ paneId: 'candle_pane', gap: { top: 96, bottom: 0.1 } });
     c.setDataLoader({
       getBars: async ({ type, timestamp, callback }) => {
         const asked = { ...want.current };
@@ -213,7 +210,11 @@ export default function CandleChart({
     const c = chart.current;
     if (!c) return;
     c.removeIndicator({ paneId: 'candle_pane' });
-    if (main && interval !== 'timeshare') c.createIndicator({ name: main, paneId: 'candle_pane' }, true);
+    const legend = main !== null && interval !== 'timeshare';
+    if (legend) c.createIndicator({ name: main, paneId: 'candle_pane' }, true);
+    // With a legend (two lines on a phone), room above the highest candle so the high-price mark
+    // is not drawn under it (a number ≥ 1 is pixels); without one, klinecharts' own 20 %.
+    c.overrideYAxis({ paneId: 'candle_pane', gap: { top: legend ? 96 : 0.2, bottom: 0.1 } });
   }, [main, interval, lang]);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: lang re-creates the chart
