@@ -9,12 +9,12 @@ import { href } from '../../shared/paths';
 import { CodeInput } from '../../shared/ui/CodeInput';
 import { PasswordInput } from '../../shared/ui/PasswordInput';
 import '../../shared/ui/form.css';
+import { DEFAULT_AREA_CODE, PhoneInput } from '../../shared/ui/PhoneInput';
 import { normalizePhone } from '../../shared/validation';
 import type { CodeTarget } from '../../shared/verification-code';
 import { useLoginQuery } from './after-login';
 import { forgetPassword } from './api';
 import { AccountTypeTabs } from './components/AccountTypeTabs';
-import { DEFAULT_AREA_CODE, PhoneInput } from './components/PhoneInput';
 import './user.css';
 import { SubmitButton } from '../../shared/ui/SubmitButton';
 

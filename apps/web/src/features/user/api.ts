@@ -1,7 +1,5 @@
-import { queryOptions } from '@tanstack/react-query';
 import {
   type AccountType,
-  type AreaCode,
   type ForgetBody,
   type LoginBody,
   type LoginResult,
@@ -12,14 +10,6 @@ import { api, requestFull } from '../../shared/api';
 
 // Forms show their own button spinner, so their calls skip the global loading toast.
 const quiet = { loading: false } as const;
-
-export function areaCodesQuery(lang: string) {
-  return queryOptions({
-    queryKey: ['area-codes', lang] as const,
-    queryFn: ({ signal }) => api.post<AreaCode[]>(Paths.areaCode, undefined, { signal, loading: false }),
-    staleTime: Number.POSITIVE_INFINITY,
-  });
-}
 
 export function login(body: LoginBody): Promise<LoginResult> {
   return api.post<LoginResult>(Paths.login, { ...body }, quiet);

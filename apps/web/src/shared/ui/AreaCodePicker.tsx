@@ -3,7 +3,7 @@ import { List, Popup, SearchBar } from 'antd-mobile';
 import { CheckOutline } from 'antd-mobile-icons';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { EmptyState } from '../../../shared/ui/EmptyState';
+import { EmptyState } from './EmptyState';
 
 interface Props {
   visible: boolean;

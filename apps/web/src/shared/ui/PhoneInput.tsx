@@ -3,8 +3,8 @@ import { Input } from 'antd-mobile';
 import { DownFill } from 'antd-mobile-icons';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { currentLang } from '../../../shared/i18n';
-import { areaCodesQuery } from '../api';
+import { areaCodesQuery } from '../area-codes';
+import { currentLang } from '../i18n';
 import { AreaCodePicker } from './AreaCodePicker';
 
 /** Thailand first (the default language's country); any code the server lists otherwise. */
