@@ -520,7 +520,7 @@ export function createMarketService(
       }>(
         `SELECT id::text, price::text, qty::text, amount::text, taker_side,
                 (extract(epoch FROM created_at) * 1000)::bigint::text AS t
-           FROM trades WHERE market_id = $1 ORDER BY id DESC LIMIT $2`,
+           FROM trades WHERE market_id = $1 ORDER BY trades.id DESC LIMIT $2`,
         [m.id, limit],
       );
       return {
@@ -720,7 +720,7 @@ export function createMarketService(
       const [row] = await db.query<{ id: string; price: string; source: string; t: string }>(
         `SELECT id::text, price::text, source, (extract(epoch FROM created_at) * 1000)::bigint::text AS t
            FROM index_ticks WHERE market_id = $1 AND created_at <= $2
-          ORDER BY created_at DESC, id DESC LIMIT 1`,
+          ORDER BY created_at DESC, index_ticks.id DESC LIMIT 1`,
         [marketId, new Date(at).toISOString()],
       );
       return row ? { id: row.id, price: canon(row.price), source: row.source, time: Number(row.t) } : null;

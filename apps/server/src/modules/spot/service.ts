@@ -172,6 +172,8 @@ interface OrderRow {
   u: string;
 }
 
+// A bare `ORDER BY id` (or `seq`) after these would sort the text output columns ("9" after "10"):
+// order by the qualified column, which is the number.
 const ORDER_COLUMNS = `id::text, user_id, market_id, side, type, price::text, qty::text, amount::text,
   filled_qty::text, filled_amount::text, fee::text, frozen::text, status, cancel_reason, seq::text,
   (extract(epoch FROM created_at) * 1000)::bigint::text AS c, (extract(epoch FROM updated_at) * 1000)::bigint::text AS u`;
@@ -353,7 +355,7 @@ export function createSpotService(
       this.log.take();
       this.book = new OrderBook(this.log);
       const rows = await q.query<OrderRow>(
-        `SELECT ${ORDER_COLUMNS} FROM spot_orders WHERE market_id = $1 AND status = 'waiting' ORDER BY seq`,
+        `SELECT ${ORDER_COLUMNS} FROM spot_orders WHERE market_id = $1 AND status = 'waiting' ORDER BY spot_orders.seq`,
         [this.market.id],
       );
       let maxSeq = 0;
@@ -981,7 +983,7 @@ export function createSpotService(
               amount::text, maker_fee::text, taker_fee::text, market_id,
               (extract(epoch FROM created_at) * 1000)::bigint::text AS t
          FROM trades WHERE maker_order_id = ANY($1::bigint[]) OR taker_order_id = ANY($1::bigint[])
-        ORDER BY id`,
+        ORDER BY trades.id`,
       [ids],
     );
     const wanted = new Set(ids);
@@ -1141,7 +1143,7 @@ export function createSpotService(
         db,
         {
           count: `SELECT count(*)::int AS n FROM spot_orders ${where}`,
-          list: `SELECT ${ORDER_COLUMNS} FROM spot_orders ${where} ORDER BY id DESC`,
+          list: `SELECT ${ORDER_COLUMNS} FROM spot_orders ${where} ORDER BY spot_orders.id DESC`,
         },
         params,
         paging,
