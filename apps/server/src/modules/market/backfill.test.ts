@@ -1,8 +1,9 @@
 import type { CandlePage, MarketTicker } from '@verdant/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
-import { BACKFILL_KEEP_DAYS } from './backfill.ts';
-import { CANDLE_INTERVALS } from './candles.ts';
+import { BACKFILL_KEEP_DAYS, simulateHistory } from './backfill.ts';
+import { bucketStart, CANDLE_INTERVALS } from './candles.ts';
+import { seedOf } from './sim.ts';
 
 const DAY = 86_400_000;
 let h: Harness;
@@ -70,5 +71,67 @@ describe('back-fill on first start', () => {
     const tick = (await h.app.market.feed.tick(Date.now() + 1000)).get(1)!;
     expect(Math.abs(Number(tick) / Number(last.close) - 1)).toBeLessThan(0.02);
     expect(await h.app.market.backfill()).toBe(0);
+  });
+});
+
+describe('a back-fill cut short', () => {
+  let k: Harness;
+  beforeAll(async () => {
+    k = await startHarness({ backfillDays: 2 });
+  });
+  afterAll(() => k.close());
+
+  const stored = async () =>
+    k.app.ctx.db.query<{ market_id: number; interval: string; t: string }>(
+      `SELECT market_id, interval, (extract(epoch FROM open_time) * 1000)::bigint::text AS t
+         FROM candles ORDER BY market_id, interval, open_time`,
+    );
+
+  it('carries on where it stopped after a restart: every candle of the planned history, once', async () => {
+    const planned = Date.now() - 3_600_000;
+    let batches = 0;
+    const kill = () => {
+      batches += 1;
+      if (batches === 3) throw new Error('killed');
+    };
+    // the third committed batch of 500 is the last: the first market has 1,500 one-minute candles
+    await expect(k.app.market.backfill(planned, { batch: 500, afterBatch: kill })).rejects.toThrow('killed');
+    const partial = await stored();
+    expect(partial).toHaveLength(1500);
+    expect(new Set(partial.map((r) => `${r.market_id}:${r.interval}`))).toEqual(new Set(['1:1min']));
+
+    // the next start, an hour later: the history still ends where the first run planned it
+    const written = await k.app.market.backfill(planned + 3_600_000);
+    const rows = await stored();
+    expect(written).toBe(rows.length - 1500);
+    const seed = seedOf(k.config.feedSeed);
+    const plans = await k.app.ctx.db.query<{ market_id: number; until_ms: string; done: boolean }>(
+      'SELECT market_id, until_ms::text AS until_ms, completed_at IS NOT NULL AS done FROM market_backfills',
+    );
+    // the market cut short keeps its planned end; those not begun were planned by the second run
+    const until = new Map(plans.map((p) => [p.market_id, Number(p.until_ms)]));
+    expect(until.get(1)).toBe(planned);
+    for (const m of await k.app.market.allMarkets()) {
+      if (m.id !== 1) expect(until.get(m.id)).toBe(planned + 3_600_000);
+      const end = until.get(m.id)!;
+      const history = simulateHistory(m, seed, 2, end);
+      for (const interval of CANDLE_INTERVALS) {
+        const keep = BACKFILL_KEEP_DAYS[interval];
+        const from = keep === undefined ? -Infinity : bucketStart(end - keep * DAY, interval);
+        const want = history[interval].filter((c) => c.t >= from).map((c) => c.t);
+        const got = rows
+          .filter((r) => r.market_id === m.id && r.interval === interval)
+          .map((r) => Number(r.t));
+        expect(got, `${m.symbol} ${interval}`).toEqual(want);
+      }
+    }
+    const minutes = rows.filter((r) => r.market_id === 1 && r.interval === '1min');
+    expect(Number(minutes[minutes.length - 1]!.t)).toBe(bucketStart(planned, '1min'));
+
+    // complete is recorded, so a further start writes nothing
+    expect(plans).toHaveLength((await k.app.market.allMarkets()).length);
+    expect(plans.every((p) => p.done)).toBe(true);
+    expect(await k.app.market.backfill(planned + 7_200_000)).toBe(0);
+    expect(await stored()).toHaveLength(rows.length);
   });
 });

@@ -1,5 +1,5 @@
 import { CANDLE_INTERVALS, type CandleInterval } from '@verdant/api';
-import type { Queryable } from '../../db/client.ts';
+import type { Db } from '../../db/client.ts';
 import { type Acc, bucketStart, rollup } from './candles.ts';
 import { walkParams } from './feed.ts';
 import type { Market } from './markets.ts';
@@ -75,22 +75,89 @@ export function simulateHistory(
   return out;
 }
 
-/** Stores a market's simulated history (see BACKFILL_KEEP_DAYS); answers the candles written. */
+/** What a back-fill may be told, for tests: its batch size, and a hook after each committed batch. */
+export interface BackfillOptions {
+  batch?: number;
+  afterBatch?: (marketId: number, interval: CandleInterval, written: number) => void | Promise<void>;
+}
+
+interface Plan {
+  market_id: number;
+  until_ms: string;
+  days: number;
+  completed_at: string | null;
+}
+
+/**
+ * Stores a market's simulated history (see BACKFILL_KEEP_DAYS) and answers the candles written.
+ * Resumable: the history's end (`until_ms`) and length are fixed in `market_backfills` before the
+ * first candle, so a run after a kill simulates the same walk; each interval's candles are written
+ * in time order, each batch in one transaction with how far that interval has got
+ * (`market_backfill_progress`), and a run carries on after it. The market counts as back-filled
+ * only once `completed_at` is set, after its last batch. A market that already has candles when
+ * its plan is first made (listed and fed before, without history) is recorded as complete at once.
+ */
 export async function backfillMarket(
-  q: Queryable,
+  db: Db,
   m: Market,
   seed: number,
   days: number,
   nowMs: number,
+  opts: BackfillOptions = {},
 ): Promise<number> {
-  const history = simulateHistory(m, seed, days, nowMs);
-  const rows: CandleWrite[] = [];
+  await db.query(
+    `INSERT INTO market_backfills (market_id, until_ms, days, completed_at)
+     SELECT $1, $2, $3, CASE WHEN EXISTS (SELECT 1 FROM candles WHERE market_id = $1) THEN now() END
+     ON CONFLICT (market_id) DO NOTHING`,
+    [m.id, String(nowMs), days],
+  );
+  const [plan] = await db.query<Plan>(
+    'SELECT market_id, until_ms::text AS until_ms, days, completed_at::text AS completed_at FROM market_backfills WHERE market_id = $1',
+    [m.id],
+  );
+  if (!plan || plan.completed_at !== null) return 0;
+  const until = Number(plan.until_ms);
+  const through = new Map(
+    (
+      await db.query<{ interval: CandleInterval; t: string }>(
+        `SELECT interval, (extract(epoch FROM written_through) * 1000)::bigint::text AS t
+           FROM market_backfill_progress WHERE market_id = $1`,
+        [m.id],
+      )
+    ).map((r) => [r.interval, Number(r.t)]),
+  );
+  const history = simulateHistory(m, seed, plan.days, until);
+  const batch = opts.batch ?? BATCH;
+  let written = 0;
   for (const interval of CANDLE_INTERVALS) {
     const keep = BACKFILL_KEEP_DAYS[interval];
-    const from = keep === undefined ? -Infinity : bucketStart(nowMs - keep * DAY, interval);
+    const from = Math.max(
+      keep === undefined ? -Infinity : bucketStart(until - keep * DAY, interval),
+      (through.get(interval) ?? -Infinity) + 1,
+    );
+    const rows: CandleWrite[] = [];
     for (const acc of history[interval])
       if (acc.t >= from) rows.push({ market: m, interval, acc, source: 'sim' });
+    for (let i = 0; i < rows.length; i += batch) {
+      const part = rows.slice(i, i + batch);
+      const last = part[part.length - 1]!.acc.t;
+      await db.tx(async (q) => {
+        await insertNewCandles(q, part);
+        await q.query(
+          `INSERT INTO market_backfill_progress (market_id, interval, written_through)
+           VALUES ($1, $2, $3)
+           ON CONFLICT (market_id, interval) DO UPDATE
+             SET written_through = GREATEST(market_backfill_progress.written_through, EXCLUDED.written_through)`,
+          [m.id, interval, new Date(last).toISOString()],
+        );
+      });
+      written += part.length;
+      await opts.afterBatch?.(m.id, interval, part.length);
+    }
   }
-  for (let i = 0; i < rows.length; i += BATCH) await insertNewCandles(q, rows.slice(i, i + BATCH));
-  return rows.length;
+  await db.query(
+    'UPDATE market_backfills SET completed_at = now() WHERE market_id = $1 AND completed_at IS NULL',
+    [m.id],
+  );
+  return written;
 }

@@ -25,7 +25,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { addStreamResolver } from '../../realtime/index.ts';
-import { backfillMarket } from './backfill.ts';
+import { type BackfillOptions, backfillMarket } from './backfill.ts';
 import { type Acc, addPoint, bucketStart, changePercent, toSteps } from './candles.ts';
 import { IndexFeed, type IndexSource, SimSource } from './feed.ts';
 import { loadMarkets, type Market, marketInfo, normalizeSymbol } from './markets.ts';
@@ -359,21 +359,16 @@ export function createMarketService(
       if (r.price !== null && r.at !== null) feed.source.resume(r.id, r.price, Number(r.at));
   }
 
-  /** Simulated history for every market that has no candles yet; answers the candles written. */
-  async function backfill(nowMs = Date.now()): Promise<number> {
+  /**
+   * Simulated history for every market whose back-fill is not recorded as complete (a first
+   * start, or one cut short: see backfillMarket); answers the candles written.
+   */
+  async function backfill(nowMs = Date.now(), opts?: BackfillOptions): Promise<number> {
     if (config.backfillDays <= 0) return 0;
     const ms = await markets();
-    const have = new Set(
-      (await db.query<{ market_id: number }>('SELECT DISTINCT market_id FROM candles')).map(
-        (r) => r.market_id,
-      ),
-    );
     let written = 0;
     const started = Date.now();
-    for (const m of ms) {
-      if (have.has(m.id)) continue;
-      written += await backfillMarket(db, m, seed, config.backfillDays, nowMs);
-    }
+    for (const m of ms) written += await backfillMarket(db, m, seed, config.backfillDays, nowMs, opts);
     if (written > 0) {
       invalidateTickers();
       log.info({ candles: written, ms: Date.now() - started }, 'market history back-filled (simulated)');

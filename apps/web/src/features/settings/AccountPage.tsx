@@ -12,6 +12,7 @@ import { useSession } from '../../shared/session';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { PageLoading } from '../../shared/ui/PageLoading';
 import { updateNickname } from './api';
+import { BindContactSheet, type BindKind } from './BindContactSheet';
 import './settings.css';
 
 const TAG_COLOR: Record<VerificationState, 'success' | 'warning' | 'danger' | 'default'> = {
@@ -31,6 +32,7 @@ export default function AccountPage() {
   const [editing, setEditing] = useState(false);
   const [nickname, setNickname] = useState('');
   const [nicknameError, setNicknameError] = useState<string | null>(null);
+  const [binding, setBinding] = useState<BindKind | null>(null);
 
   const rename = useMutation({
     mutationFn: (nickname: string) => updateNickname(nickname),
@@ -75,6 +77,12 @@ export default function AccountPage() {
   };
 
   const notBound = <span className="v-muted">{t('account.notBound')}</span>;
+  // an unbound contact is a link to bind it; a bound one cannot be changed here
+  const bindable = (
+    <span className="v-bind">
+      <span className="v-muted">{t('account.notBound')}</span> {t('account.bindNow')}
+    </span>
+  );
 
   return (
     <div className="v-settings">
@@ -94,12 +102,17 @@ export default function AccountPage() {
           {t('account.account')}
         </List.Item>
         <List.Item
-          extra={user.mobile ? formatPhone(user.area_code, user.mobile) : notBound}
-          arrowIcon={false}
+          extra={user.mobile ? formatPhone(user.area_code, user.mobile) : bindable}
+          arrowIcon={!user.mobile}
+          onClick={user.mobile ? undefined : () => setBinding('mobile')}
         >
           {t('account.phone')}
         </List.Item>
-        <List.Item extra={user.email ? maskEmail(user.email) : notBound} arrowIcon={false}>
+        <List.Item
+          extra={user.email ? maskEmail(user.email) : bindable}
+          arrowIcon={!user.email}
+          onClick={user.email ? undefined : () => setBinding('email')}
+        >
           {t('account.email')}
         </List.Item>
         <List.Item
@@ -131,6 +144,8 @@ export default function AccountPage() {
           {t('settings.logout')}
         </Button>
       </div>
+
+      <BindContactSheet kind={binding} onClose={() => setBinding(null)} />
 
       <Dialog
         visible={editing}

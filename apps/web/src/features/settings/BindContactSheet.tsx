@@ -1,0 +1,124 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { Form, Input, Popup, Toast } from 'antd-mobile';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { userKeys } from '../../shared/account';
+import { ApiError } from '../../shared/api';
+import { codeRules, emailRules, phoneRules } from '../../shared/form-rules';
+import { setUser } from '../../shared/session';
+import { CodeInput } from '../../shared/ui/CodeInput';
+import { DEFAULT_AREA_CODE, PhoneInput } from '../../shared/ui/PhoneInput';
+import { SubmitButton } from '../../shared/ui/SubmitButton';
+import '../../shared/ui/form.css';
+import { normalizePhone } from '../../shared/validation';
+import type { CodeTarget } from '../../shared/verification-code';
+import { bindContact } from './api';
+
+export type BindKind = 'mobile' | 'email';
+
+interface Values {
+  account: string;
+  code: string;
+}
+
+/**
+ * Adds the contact the account was not registered with (set/sms_other_mail): the new phone or
+ * e-mail, a code sent to it (purpose `bind`), then "Link". On success the account page shows it.
+ */
+export function BindContactSheet({ kind, onClose }: { kind: BindKind | null; onClose: () => void }) {
+  return (
+    <Popup
+      visible={kind !== null}
+      onMaskClick={onClose}
+      onClose={onClose}
+      showCloseButton
+      destroyOnClose
+      bodyClassName="v-sheet"
+    >
+      {kind && <BindForm key={kind} kind={kind} onDone={onClose} />}
+    </Popup>
+  );
+}
+
+function BindForm({ kind, onDone }: { kind: BindKind; onDone: () => void }) {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const [form] = Form.useForm<Values>();
+  const [areaCode, setAreaCode] = useState(DEFAULT_AREA_CODE);
+
+  const contact = (account: string) =>
+    kind === 'mobile'
+      ? { area_code: areaCode, account: normalizePhone(account) }
+      : { account: account.trim() };
+
+  const mutation = useMutation({
+    mutationFn: (v: Values) => bindContact({ type: kind, ...contact(v.account), code: v.code.trim() }),
+    onSuccess: ({ data, message }) => {
+      queryClient.setQueryData(userKeys.center(), data);
+      setUser(data); // the side menu and the security page read the stored copy
+      void queryClient.invalidateQueries({ queryKey: userKeys.all });
+      Toast.show({ icon: 'success', content: message || t('account.bound') });
+      onDone();
+    },
+    onError: (e) => {
+      // a refusal about one field is shown under it; anything else as a toast
+      if (e instanceof ApiError && (e.field === 'account' || e.field === 'code')) {
+        form.setFields([{ name: e.field, errors: [e.message] }]);
+      } else {
+        Toast.show({ content: e instanceof ApiError ? e.message : t('account.bindFailed') });
+      }
+    },
+  });
+
+  const getTarget = async (): Promise<CodeTarget | null> => {
+    try {
+      const { account } = await form.validateFields(['account']);
+      return kind === 'mobile'
+        ? { kind: 'mobile', areaCode, mobile: normalizePhone(account) }
+        : { kind: 'email', email: account.trim() };
+    } catch {
+      return null; // the field shows what is wrong
+    }
+  };
+
+  return (
+    <>
+      <h3 className="v-sheet__title">
+        {kind === 'mobile' ? t('account.bindPhone') : t('account.bindEmail')}
+      </h3>
+      <p className="v-sheet__body">
+        {kind === 'mobile' ? t('account.bindPhoneLead') : t('account.bindEmailLead')}
+      </p>
+      <Form
+        form={form}
+        layout="vertical"
+        className="v-form"
+        onFinish={(v) => mutation.mutate(v)}
+        footer={<SubmitButton pending={mutation.isPending}>{t('account.bindSubmit')}</SubmitButton>}
+      >
+        {kind === 'mobile' ? (
+          <Form.Item name="account" label={t('auth.phone')} rules={phoneRules(t)} validateFirst>
+            <PhoneInput
+              areaCode={areaCode}
+              onAreaCodeChange={setAreaCode}
+              placeholder={t('auth.phonePlaceholder')}
+            />
+          </Form.Item>
+        ) : (
+          <Form.Item name="account" label={t('auth.email')} rules={emailRules(t)} validateFirst>
+            <Input
+              type="email"
+              inputMode="email"
+              autoComplete="email"
+              placeholder={t('auth.emailPlaceholder')}
+              clearable
+            />
+          </Form.Item>
+        )}
+        <Form.Item name="code" label={t('auth.code')} rules={codeRules(t)}>
+          <CodeInput purpose="bind" getTarget={getTarget} placeholder={t('auth.codePlaceholder')} />
+        </Form.Item>
+      </Form>
+    </>
+  );
+}
