@@ -33,6 +33,7 @@ const Transfer = lazyPage(() => import('../features/wallet/TransferPage'));
 const TransferRecord = lazyPage(() => import('../features/wallet/TransferRecordPage'));
 const Deposit = lazyPage(() => import('../features/wallet/DepositPage'));
 const DepositCharge = lazyPage(() => import('../features/wallet/ChargePage'));
+const DepositVip = lazyPage(() => import('../features/wallet/VipDepositPage'));
 const Withdraw = lazyPage(() => import('../features/wallet/WithdrawPage'));
 const WithdrawDetail = lazyPage(() => import('../features/wallet/WithdrawDetailPage'));
 const WithdrawBank = lazyPage(() => import('../features/wallet/WithdrawBankPage'));
@@ -77,6 +78,7 @@ const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
   transferRecord: TransferRecord,
   deposit: Deposit,
   depositCharge: DepositCharge,
+  depositVip: DepositVip,
   withdraw: Withdraw,
   withdrawDetail: WithdrawDetail,
   withdrawBank: WithdrawBank,

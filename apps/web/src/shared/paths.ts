@@ -40,6 +40,8 @@ export const paths = {
   transferRecord: '/pages/assets/transfer/record',
   deposit: '/pages/assets/deposit/index',
   depositCharge: '/pages/assets/deposit/charge',
+  /** not in spec §2: Home's "VIP recharge channel" needs a page of its own (docs/decisions.md) */
+  depositVip: '/pages/assets/deposit/vip',
   withdraw: '/pages/assets/withdraw/index',
   withdrawDetail: '/pages/assets/withdraw/detail',
   withdrawBank: '/pages/assets/withdraw/bank/bank',
@@ -116,6 +118,7 @@ export const pages: Record<PageName, PageMeta> = {
   transferRecord: meta('transferRecord', true),
   deposit: meta('deposit', true),
   depositCharge: meta('depositCharge', true),
+  depositVip: meta('depositVip', true),
   withdraw: meta('withdraw', true),
   withdrawDetail: meta('withdrawDetail', true),
   withdrawBank: meta('withdrawBank', true),

@@ -72,4 +72,11 @@ describe('home', () => {
     fireEvent.click(screen.getByTestId('price-ethusdt'));
     await waitFor(() => expect(router.state.location.search).toBe('?symbol=ethusdt'));
   });
+
+  it('opens the VIP deposit channel page, not the ordinary deposit page', async () => {
+    vi.stubGlobal('fetch', fetchStub({ 'currency/quotation_new': ok([]) }).fn);
+    const { router } = renderPage(<HomePage />, paths.home);
+    fireEvent.click(await screen.findByText(en.home.quick.vip));
+    await waitFor(() => expect(router.state.location.pathname).toBe(paths.depositVip));
+  });
 });

@@ -40,7 +40,7 @@ export default function HomePage() {
   const quick: { key: QuickKey; icon: ReactNode; onClick: () => void }[] = [
     { key: 'recharge', icon: <DownlandOutline />, onClick: () => navigate(paths.deposit) },
     { key: 'withdraw', icon: <UploadOutline />, onClick: () => navigate(paths.withdraw) },
-    { key: 'vip', icon: <StarOutline />, onClick: () => navigate(paths.deposit) },
+    { key: 'vip', icon: <StarOutline />, onClick: () => navigate(paths.depositVip) },
     { key: 'share', icon: <SendOutline />, onClick: () => navigate(paths.promotion) },
     {
       key: 'service',
