@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { t } from '../i18n/index.ts';
 import { AppError } from './errors.ts';
+import { rejectControlCharacters } from './input.ts';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -84,6 +85,7 @@ export const envelopePlugin = fp(async function envelope(app: FastifyInstance) {
   app.addHook('preValidation', async (req) => {
     if (req.body === undefined && !req.headers['content-type'] && req.method !== 'GET') req.body = {};
   });
+  rejectControlCharacters(app);
 
   app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
     if (err instanceof AppError) {
