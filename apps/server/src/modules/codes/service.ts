@@ -58,36 +58,40 @@ export function codesService(ctx: AppContext) {
     },
 
     /**
-     * Checks a code without using it up. A wrong guess is counted at once, outside any
-     * transaction of the caller, so a failing request cannot roll the count back.
-     * Returns the code's id for `consume`.
+     * Checks a code without using it up. The attempt is taken first, in one statement that
+     * only succeeds while the newest live code has attempts left, so parallel guesses can
+     * compare no more than `codeMaxAttempts` in all, and a failing request cannot roll the
+     * count back (it runs outside any transaction of the caller). Every check counts, the
+     * right code's too. Returns the code's id for `consume`.
      */
     async check(to: CodeTarget, input: string | undefined, field = 'code'): Promise<string> {
       const code = (input ?? '').trim();
       if (!code) throw invalid('validation.codeRequired', field);
-      const [row] = await db.query<{ id: string; code_hash: string; attempts: number; expired: boolean }>(
-        `SELECT id::text, code_hash, attempts, expires_at < now() AS expired FROM verification_codes
+      const newest = `SELECT id FROM verification_codes
           WHERE channel = $1 AND target = $2 AND purpose = $3 AND consumed_at IS NULL
-          ORDER BY created_at DESC LIMIT 1`,
-        [to.channel, to.target, to.purpose],
+          ORDER BY created_at DESC LIMIT 1`;
+      const [taken] = await db.query<{ id: string; code_hash: string; attempts: number }>(
+        `UPDATE verification_codes SET attempts = attempts + 1
+          WHERE id = (${newest}) AND consumed_at IS NULL AND expires_at > now() AND attempts < $4
+          RETURNING id::text, code_hash, attempts`,
+        [to.channel, to.target, to.purpose, config.codeMaxAttempts],
       );
-      if (!row) throw new AppError('CODE_INVALID', 'codes.invalid', {}, field);
-      if (row.expired) throw new AppError('CODE_EXPIRED', 'codes.expired', {}, field);
-      if (row.attempts >= config.codeMaxAttempts)
-        throw new AppError('CODE_ATTEMPTS', 'codes.attempts', {}, field);
-      const good =
-        /^\d{6}$/.test(code) && timingSafeEqual(Buffer.from(hash(code)), Buffer.from(row.code_hash));
-      if (!good) {
-        const [after] = await db.query<{ attempts: number }>(
-          'UPDATE verification_codes SET attempts = attempts + 1 WHERE id = $1 RETURNING attempts',
-          [row.id],
+      if (!taken) {
+        // no attempt left to take: say why
+        const [row] = await db.query<{ expired: boolean }>(
+          `SELECT expires_at <= now() AS expired FROM verification_codes WHERE id = (${newest})`,
+          [to.channel, to.target, to.purpose],
         );
-        if ((after?.attempts ?? 0) >= config.codeMaxAttempts) {
-          throw new AppError('CODE_ATTEMPTS', 'codes.attempts', {}, field);
-        }
-        throw new AppError('CODE_INVALID', 'codes.invalid', {}, field);
+        if (!row) throw new AppError('CODE_INVALID', 'codes.invalid', {}, field);
+        if (row.expired) throw new AppError('CODE_EXPIRED', 'codes.expired', {}, field);
+        throw new AppError('CODE_ATTEMPTS', 'codes.attempts', {}, field);
       }
-      return row.id;
+      const good =
+        /^\d{6}$/.test(code) && timingSafeEqual(Buffer.from(hash(code)), Buffer.from(taken.code_hash));
+      if (good) return taken.id;
+      if (taken.attempts >= config.codeMaxAttempts)
+        throw new AppError('CODE_ATTEMPTS', 'codes.attempts', {}, field);
+      throw new AppError('CODE_INVALID', 'codes.invalid', {}, field);
     },
 
     /** Uses the code up inside the caller's transaction; a second use (double submit) fails. */

@@ -113,6 +113,15 @@ function toCenter(u: UserRow): UserCenter {
   };
 }
 
+function fundLocked(seconds: number, field: string): AppError {
+  return new AppError(
+    'FUND_PASSWORD_LOCKED',
+    'fund.locked',
+    { minutes: Math.max(1, Math.ceil(seconds / 60)) },
+    field,
+  );
+}
+
 /** Invite codes: 8 characters without look-alikes (0/O, 1/I/L). */
 const INVITE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 function newInviteCode(): string {
@@ -269,12 +278,14 @@ export function userService(ctx: AppContext) {
       const c = parseContact(type, body.area_code, body.account);
       const user = await byContact(db, c);
       if (!user) throw new AppError('ACCOUNT_NOT_FOUND', 'account.notFound', {}, 'account');
+      const checkOnly = body.password === undefined && body.re_password === undefined;
+      // the new password is checked first, so a typo in it costs none of the code's attempts
+      if (!checkOnly) checkNewPassword(body.password, body.re_password);
       const codeId = await codes.check(
         { channel: c.channel, target: c.target, purpose: 'forget' },
         body.code,
       );
-      if (body.password === undefined && body.re_password === undefined) return 'checked';
-      checkNewPassword(body.password, body.re_password);
+      if (checkOnly) return 'checked';
       const hash = await hashPassword(body.password!);
       await db.tx(async (q) => {
         await codes.consume(q, codeId);
@@ -341,48 +352,50 @@ export function userService(ctx: AppContext) {
     },
 
     /**
-     * Checks the fund password before money moves. Wrong guesses are counted; after
-     * `fundPasswordMaxFailures` the password is locked for `fundPasswordLockMinutes`.
+     * Checks the fund password before money moves. After `fundPasswordMaxFailures` wrong ones
+     * it is locked for `fundPasswordLockMinutes`. The attempt is counted, and the lock decided,
+     * in one statement before the password is compared: parallel guesses queue on the row, so
+     * no more than the allowed number are ever compared. Only a right password resets the count.
      */
     async verifyFundPassword(
       userId: number,
       input: string | undefined,
       field = 'fund_password',
     ): Promise<void> {
-      const user = await byId(db, userId);
-      if (!user.fund_password_hash) throw new AppError('FUND_PASSWORD_UNSET', 'fund.unset', {}, field);
-      if (user.fund_locked_seconds !== null) {
-        throw new AppError(
-          'FUND_PASSWORD_LOCKED',
-          'fund.locked',
-          { minutes: Math.ceil(user.fund_locked_seconds / 60) },
-          field,
-        );
+      if (!input) {
+        const user = await byId(db, userId);
+        if (!user.fund_password_hash) throw new AppError('FUND_PASSWORD_UNSET', 'fund.unset', {}, field);
+        if (user.fund_locked_seconds !== null) throw fundLocked(user.fund_locked_seconds, field);
+        throw invalid('validation.fundPasswordRequired', field);
       }
-      if (!input) throw invalid('validation.fundPasswordRequired', field);
-      if (FUND_RE.test(input) && (await argon2.verify(user.fund_password_hash, input))) {
-        if (user.fund_password_failures > 0) {
-          await db.query('UPDATE users SET fund_password_failures = 0 WHERE id = $1', [userId]);
-        }
-        return;
-      }
-      const [after] = await db.query<{ fund_password_failures: number }>(
-        `UPDATE users SET fund_password_failures = fund_password_failures + 1,
-                fund_password_locked_until = CASE WHEN fund_password_failures + 1 >= $2
-                  THEN now() + make_interval(mins => $3) END
-          WHERE id = $1 RETURNING fund_password_failures`,
+      // a lock that has run out starts a fresh count; the attempt that reaches the maximum sets it
+      const [taken] = await db.query<{ hash: string; failures: number }>(
+        `UPDATE users SET
+            fund_password_failures = CASE WHEN fund_password_locked_until IS NULL
+                                          THEN fund_password_failures + 1 ELSE 1 END,
+            fund_password_locked_until =
+              CASE WHEN (CASE WHEN fund_password_locked_until IS NULL
+                              THEN fund_password_failures + 1 ELSE 1 END) >= $2
+                   THEN now() + make_interval(mins => $3) END
+          WHERE id = $1 AND fund_password_hash IS NOT NULL
+            AND (fund_password_locked_until IS NULL OR fund_password_locked_until <= now())
+          RETURNING fund_password_hash AS hash, fund_password_failures AS failures`,
         [userId, config.fundPasswordMaxFailures, config.fundPasswordLockMinutes],
       );
-      const left = config.fundPasswordMaxFailures - (after?.fund_password_failures ?? 0);
-      if (left <= 0) {
-        await db.query('UPDATE users SET fund_password_failures = 0 WHERE id = $1', [userId]);
-        throw new AppError(
-          'FUND_PASSWORD_LOCKED',
-          'fund.locked',
-          { minutes: config.fundPasswordLockMinutes },
-          field,
-        );
+      if (!taken) {
+        const user = await byId(db, userId);
+        if (!user.fund_password_hash) throw new AppError('FUND_PASSWORD_UNSET', 'fund.unset', {}, field);
+        throw fundLocked(user.fund_locked_seconds ?? 0, field);
       }
+      if (FUND_RE.test(input) && (await argon2.verify(taken.hash, input))) {
+        await db.query(
+          'UPDATE users SET fund_password_failures = 0, fund_password_locked_until = NULL WHERE id = $1',
+          [userId],
+        );
+        return;
+      }
+      const left = config.fundPasswordMaxFailures - taken.failures;
+      if (left <= 0) throw fundLocked(config.fundPasswordLockMinutes * 60, field);
       throw new AppError('FUND_PASSWORD_WRONG', 'fund.wrong', { left }, field);
     },
 

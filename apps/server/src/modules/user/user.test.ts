@@ -363,6 +363,52 @@ describe('forgot password', () => {
   });
 });
 
+describe('verification-code attempts under parallel guesses', () => {
+  it('30 parallel user/forget guesses compare at most five codes; the right one, sent last, is refused and the password stays', async () => {
+    const u = await registerByEmail(h);
+    await h.call('POST', 'sms_mail', { email: u.email, type: 'forget' });
+    const good = h.outbox.lastCode(u.email);
+    const wrong = Array.from({ length: 40 }, (_, i) => String(100000 + i * 7919)).filter((c) => c !== good);
+    const guesses = [...wrong.slice(0, 29), good];
+    const results = await Promise.all(
+      guesses.map((code) =>
+        h.call('POST', 'user/forget', {
+          type: 'email',
+          account: u.email,
+          code,
+          password: 'newpass1',
+          re_password: 'newpass1',
+        }),
+      ),
+    );
+    const messages = results.map((r) => r.body.message);
+    // four wrong codes answered as wrong, the fifth used the last attempt: nothing more compared
+    expect(messages.filter((m) => m === 'The verification code is incorrect')).toHaveLength(4);
+    expect(messages.filter((m) => m === 'Too many wrong codes. Please request a new code')).toHaveLength(26);
+    expect(results.at(-1)?.status).toBe(429);
+    const [row] = await h.app.ctx.db.query<{ attempts: number }>(
+      "SELECT attempts FROM verification_codes WHERE target = $1 AND purpose = 'forget'",
+      [u.email],
+    );
+    expect(row?.attempts).toBe(5);
+    // the right code, once the attempts are spent, is refused too
+    const late = await h.call('POST', 'user/forget', {
+      type: 'email',
+      account: u.email,
+      code: good,
+      password: 'newpass1',
+      re_password: 'newpass1',
+    });
+    expect(late.status).toBe(429);
+    expect((await h.call('POST', 'user/login', { account: u.email, password: 'newpass1' })).body.type).toBe(
+      'error',
+    );
+    expect((await h.call('POST', 'user/login', { account: u.email, password: u.password })).body.type).toBe(
+      'ok',
+    );
+  });
+});
+
 describe('change login password (user/e_pwd)', () => {
   it('needs old, new and repeat; refuses a wrong old password; then revokes every session', async () => {
     const u = await registerByEmail(h);
@@ -473,6 +519,41 @@ describe('fund password (safe/update_password)', () => {
     const locked = await set({ password: '222222', re_password: '222222', old_password: '123456' });
     expect(locked.status).toBe(423);
     expect(locked.body.message).toMatch(/^Too many wrong fund passwords/);
+  });
+});
+
+describe('fund password lock-out under parallel guesses', () => {
+  it('20 wrong fund passwords at once: at most five compared, then locked; the right one is refused while locked', async () => {
+    const u = await registerByEmail(h);
+    const set = (b: Record<string, string>) => h.call('POST', 'safe/update_password', b, { token: u.token });
+    await set({ password: '123456', re_password: '123456' });
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        set({ password: '222222', re_password: '222222', old_password: String(200000 + i) }),
+      ),
+    );
+    const messages = results.map((r) => r.body.message);
+    expect(messages.filter((m) => /^The fund password is incorrect/.test(m))).toHaveLength(4);
+    expect(results.filter((r) => r.status === 423)).toHaveLength(16);
+    const [row] = await h.app.ctx.db.query<{ failures: number; locked: boolean }>(
+      `SELECT fund_password_failures AS failures, fund_password_locked_until > now() AS locked
+         FROM users WHERE id = $1`,
+      [u.user.id],
+    );
+    expect(row).toEqual({ failures: 5, locked: true });
+    const right = await set({ password: '222222', re_password: '222222', old_password: '123456' });
+    expect(right.status).toBe(423);
+    expect(right.body.message).toBe('Too many wrong fund passwords. Please try again in 30 minutes');
+    // once the lock has run out the right one works, and only that clears the count
+    await h.app.ctx.db.query(
+      "UPDATE users SET fund_password_locked_until = now() - interval '1 second' WHERE id = $1",
+      [u.user.id],
+    );
+    const wrongAgain = await set({ password: '222222', re_password: '222222', old_password: '000000' });
+    expect(wrongAgain.body.message).toBe('The fund password is incorrect. 4 attempts left');
+    expect((await set({ password: '222222', re_password: '222222', old_password: '123456' })).body.type).toBe(
+      'ok',
+    );
   });
 });
 
