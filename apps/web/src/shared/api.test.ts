@@ -1,7 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import en from '../locales/en.json';
 import { fetchStub, ok } from '../test/render';
-import { ApiError, api, requestFull } from './api';
+import { ApiError, api, LOADING_DELAY_MS, REQUEST_TIMEOUT_MS, requestFull } from './api';
 import { AppEvent, type NotLoggedInDetail } from './events';
 import { changeLanguage } from './i18n';
 import { getSession, setSession } from './session';
@@ -106,15 +107,42 @@ describe('api client', () => {
     expect(screen.queryByText('Too soon')).toBeNull();
   });
 
-  it('shows a loading toast only for requests slower than 300 ms', async () => {
+  it('shows a loading toast only once a request has run 1 s (spec §9), and hides it at the answer', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     let release: (r: Response) => void = () => {};
     vi.stubGlobal('fetch', () => new Promise<Response>((resolve) => (release = resolve)));
     const pending = api.post('user/logout');
-    await new Promise((r) => setTimeout(r, 100));
-    expect(screen.queryByText('Loading…')).toBeNull();
-    await waitFor(() => expect(screen.getByText('Loading…')).toBeTruthy(), { timeout: 1000 });
+    await act(() => vi.advanceTimersByTimeAsync(LOADING_DELAY_MS - 1));
+    expect(screen.queryByText(en.common.loading)).toBeNull();
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    vi.useRealTimers(); // the toast itself loads on demand
+    expect(await screen.findByText(en.common.loading)).toBeTruthy();
     release(new Response(JSON.stringify(ok(null))));
     await pending;
-    await waitFor(() => expect(screen.queryByText('Loading…')).toBeNull());
+    await waitFor(() => expect(screen.queryByText(en.common.loading)).toBeNull());
+  });
+
+  it('gives up after 60 s (spec §7) and says the request timed out, in the user language', async () => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    vi.stubGlobal(
+      'fetch',
+      (_url: string, init: RequestInit) =>
+        new Promise<Response>((_resolve, reject) => {
+          init.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+        }),
+    );
+    let settled: unknown = 'pending';
+    const pending = api.get('currency/quotation_new').catch((e: unknown) => {
+      settled = e;
+    });
+    await act(() => vi.advanceTimersByTimeAsync(REQUEST_TIMEOUT_MS - 1));
+    expect(settled).toBe('pending');
+    await act(() => vi.advanceTimersByTimeAsync(1));
+    await pending;
+    vi.useRealTimers();
+    expect(REQUEST_TIMEOUT_MS).toBe(60_000);
+    expect(settled).toBeInstanceOf(ApiError);
+    expect(settled).toMatchObject({ kind: 'timeout', message: en.common.timeout });
+    expect(await screen.findByText(en.common.timeout)).toBeTruthy();
   });
 });

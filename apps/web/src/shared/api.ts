@@ -5,10 +5,10 @@ import { currentLang } from './i18n';
 import { clearSession, getToken } from './session';
 import { showToast, type ToastHandle } from './toast';
 
-/** Spec §7/§9: request timeout. */
+/** Spec §7/§9: request, upload and download timeout. */
 export const REQUEST_TIMEOUT_MS = 60_000;
-/** Quick answers never flash a spinner: it appears only past this delay. */
-export const LOADING_DELAY_MS = 300;
+/** Spec §9 "loading indicator time": quick answers never flash a spinner; it appears past 1 s. */
+export const LOADING_DELAY_MS = 1_000;
 
 type Primitive = string | number | boolean | null | undefined;
 export type Params = Record<string, Primitive>;
@@ -21,7 +21,7 @@ export interface RequestOptions {
   /** Form-encoded by default; FormData goes multipart; nested values (or json: true) go as JSON. */
   body?: Body;
   json?: boolean;
-  /** Loading toast while the request runs past 300 ms. Default: on for everything but GET. */
+  /** Loading toast once the request has run LOADING_DELAY_MS. Default: on for everything but GET. */
   loading?: boolean;
   /** Toast the server's message on failure (or ERROR without one). Default: on. */
   toastError?: boolean;
@@ -110,6 +110,30 @@ function fail(error: ApiError, toast: boolean): never {
   throw error;
 }
 
+/**
+ * A signal that aborts after `ms` or when the caller's own signal does; `timedOut()` tells which.
+ * Requests, uploads and downloads (spec §7: 60 s each) all go through it. Call done() at the end.
+ */
+export function withTimeout(callerSignal: AbortSignal | undefined, ms = REQUEST_TIMEOUT_MS) {
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, ms);
+  const onCallerAbort = () => controller.abort();
+  if (callerSignal?.aborted) controller.abort();
+  else callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  return {
+    signal: controller.signal,
+    timedOut: () => timedOut,
+    done: () => {
+      clearTimeout(timer);
+      callerSignal?.removeEventListener('abort', onCallerAbort);
+    },
+  };
+}
+
 /** Calls /api/<path>, unwraps the envelope and returns data with the server's message. */
 export async function requestFull<T>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
   const method = options.method ?? 'POST';
@@ -123,20 +147,13 @@ export async function requestFull<T>(path: string, options: RequestOptions = {})
   const { body, type } = method === 'GET' ? {} : buildBody(options.body, options.json);
   if (type) headers['Content-Type'] = type;
 
-  const controller = new AbortController();
-  let timedOut = false;
-  const timer = setTimeout(() => {
-    timedOut = true;
-    controller.abort();
-  }, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
-  const onCallerAbort = () => controller.abort();
-  options.signal?.addEventListener('abort', onCallerAbort, { once: true });
+  const deadline = withTimeout(options.signal, options.timeoutMs ?? REQUEST_TIMEOUT_MS);
   const stopLoading = (options.loading ?? method !== 'GET') ? startLoading() : () => {};
 
   let status = 0;
   let payload: unknown;
   try {
-    const res = await fetch(url, { method, headers, body, signal: controller.signal });
+    const res = await fetch(url, { method, headers, body, signal: deadline.signal });
     status = res.status;
     const text = await res.text();
     try {
@@ -148,13 +165,12 @@ export async function requestFull<T>(path: string, options: RequestOptions = {})
     stopLoading();
     // A caller that cancels (a page left, a query superseded) gets its own abort back, silently.
     if (options.signal?.aborted) throw e;
-    return fail(
-      new ApiError(i18next.t('common.error'), timedOut ? 'timeout' : 'network', 0, status),
-      toastError,
-    );
+    const error = deadline.timedOut()
+      ? new ApiError(i18next.t('common.timeout'), 'timeout', 0, status)
+      : new ApiError(i18next.t('common.error'), 'network', 0, status);
+    return fail(error, toastError);
   } finally {
-    clearTimeout(timer);
-    options.signal?.removeEventListener('abort', onCallerAbort);
+    deadline.done();
   }
   stopLoading();
 

@@ -1,6 +1,6 @@
 import { API_BASE, LANG_HEADER, Paths, type UploadResult } from '@verdant/api';
 import { useEffect, useState } from 'react';
-import { api } from './api';
+import { api, withTimeout } from './api';
 import { currentLang } from './i18n';
 import { getToken } from './session';
 
@@ -12,7 +12,7 @@ export const UPLOAD_MAX_BYTES = 5 * 1024 * 1024;
 export const UPLOAD_MAX_MB = UPLOAD_MAX_BYTES / 1024 / 1024;
 export const UPLOAD_ACCEPT = 'image/jpeg,image/png,image/webp';
 
-/** POST /api/upload (multipart field `file`): the stored name to put in a form. */
+/** POST /api/upload (multipart field `file`): the stored name to put in a form. 60 s, as any request. */
 export function uploadPicture(file: File): Promise<UploadResult> {
   const body = new FormData();
   body.append('file', file);
@@ -30,11 +30,13 @@ export function usePrivateImage(name: string | null | undefined): { url: string 
   useEffect(() => {
     if (!name) return;
     const controller = new AbortController();
+    // spec §7: a download gives up after 60 s, like a request, and shows as failed
+    const deadline = withTimeout(controller.signal);
     let objectUrl: string | null = null;
     const headers: Record<string, string> = { [LANG_HEADER]: currentLang() };
     const token = getToken();
     if (token) headers.Authorization = token;
-    fetch(`${API_BASE}/${Paths.upload}/${encodeURIComponent(name)}`, { headers, signal: controller.signal })
+    fetch(`${API_BASE}/${Paths.upload}/${encodeURIComponent(name)}`, { headers, signal: deadline.signal })
       .then(async (res) => {
         if (!res.ok) throw new Error(`status ${res.status}`);
         objectUrl = URL.createObjectURL(await res.blob());
@@ -42,7 +44,8 @@ export function usePrivateImage(name: string | null | undefined): { url: string 
       })
       .catch(() => {
         if (!controller.signal.aborted) setState({ name, url: null, failed: true });
-      });
+      })
+      .finally(deadline.done);
     return () => {
       controller.abort();
       if (objectUrl) URL.revokeObjectURL(objectUrl);
