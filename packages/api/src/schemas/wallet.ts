@@ -190,7 +190,9 @@ export type WithdrawalLogQuery = Static<typeof WithdrawalLogQuery>;
 
 export const DepositAddressBody = Type.Object({
   currency_id: Str('Currency id'),
-  chain: Str('Chain type (TRC20, OMNI, ERC20); may be left out when the currency has one chain'),
+  chain: Str(
+    'Chain type (USDT: TRC20, OMNI, ERC20; BTC: BTC); may be left out when the currency has one chain',
+  ),
 });
 export type DepositAddressBody = Static<typeof DepositAddressBody>;
 

@@ -1,4 +1,4 @@
--- Resumable market back-fill.
+-- Resumable market back-fill, and Bitcoin on its own chain.
 
 -- One row per market whose simulated history was planned. until_ms (the history's end) and days
 -- are fixed before the first candle is written, so a back-fill cut short by a kill carries on
@@ -35,3 +35,16 @@ SELECT m.id, coalesce(s.until_ms, 0), 30, CASE WHEN s.until_ms IS NULL THEN now(
       FROM candles WHERE market_id = m.id AND interval = '1min' AND source = 'sim'
   ) s
  WHERE EXISTS (SELECT 1 FROM candles c WHERE c.market_id = m.id);
+
+-- BTC moves on the Bitcoin network, not on "OMNI" (Omni Layer is a token protocol on top of it,
+-- USDT-OMNI's chain). The addresses are the same Bitcoin addresses: only the chain's name
+-- changes, in the currency and in every request and address of BTC that carries it.
+UPDATE currencies SET chains = array_replace(chains, 'OMNI', 'BTC') WHERE symbol = 'BTC';
+UPDATE deposit_addresses SET chain = 'BTC'
+ WHERE chain = 'OMNI' AND currency_id IN (SELECT id FROM currencies WHERE symbol = 'BTC');
+UPDATE deposits SET chain = 'BTC'
+ WHERE chain = 'OMNI' AND currency_id IN (SELECT id FROM currencies WHERE symbol = 'BTC');
+UPDATE withdraw_addresses SET chain = 'BTC'
+ WHERE chain = 'OMNI' AND currency_id IN (SELECT id FROM currencies WHERE symbol = 'BTC');
+UPDATE withdrawals SET chain = 'BTC'
+ WHERE chain = 'OMNI' AND currency_id IN (SELECT id FROM currencies WHERE symbol = 'BTC');

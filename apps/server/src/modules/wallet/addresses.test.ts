@@ -13,7 +13,7 @@ import {
   toChecksumAddress,
   tronAddress,
 } from './addresses.ts';
-import { parseXpub } from './keys.ts';
+import { parseDepositKey, parseXpub } from './keys.ts';
 
 // BIP32 test vector 1 (bitcoin/bips, bip-0032.mediawiki): seed 000102…0f.
 const TV1_SEED = '000102030405060708090a0b0c0d0e0f';
@@ -97,11 +97,29 @@ describe('deriving from an extended public key', () => {
     expect(() => parseXpub('XPUB_TRON', 'not-a-key')).toThrow(/not a valid BIP32 extended public key/);
     expect(parseXpub('XPUB_ETHEREUM', TV1_M_XPUB).publicExtendedKey).toBe(TV1_M_XPUB);
   });
+
+  it('knows where a configured key sits below its master key: m for a master key, else its written origin', () => {
+    expect(parseDepositKey('XPUB_BITCOIN', TV1_M_XPUB).path).toBe('m');
+    // BIP 380 key origin: the master key's fingerprint (3442193e in vector 1) and the path to this key
+    const withOrigin = parseDepositKey('XPUB_BITCOIN', `[3442193e/0']${TV1_M0H_XPUB}`);
+    expect(withOrigin.key.publicExtendedKey).toBe(TV1_M0H_XPUB);
+    expect(withOrigin.path).toBe("m/0'");
+    expect(parseDepositKey('XPUB_BITCOIN', `[3442193e/0h]${TV1_M0H_XPUB}`).path).toBe("m/0'");
+    expect(parseDepositKey('XPUB_BITCOIN', `[3442193e/0'/1]${TV1_M0H1_XPUB}`).path).toBe("m/0'/1");
+    // below the master key without its origin, the full path of an address could not be recorded
+    expect(() => parseDepositKey('XPUB_BITCOIN', TV1_M0H_XPUB)).toThrow(
+      /XPUB_BITCOIN is at depth 1 below its master key: write it with its origin/,
+    );
+    // an origin that cannot be this key's (wrong depth, or a non-hardened step where it is hardened)
+    expect(() => parseDepositKey('XPUB_BITCOIN', `[3442193e/44'/0']${TV1_M0H_XPUB}`)).toThrow(/origin path/);
+    expect(() => parseDepositKey('XPUB_BITCOIN', `[3442193e/0]${TV1_M0H_XPUB}`)).toThrow(/origin path/);
+  });
 });
 
 describe('withdrawal address validation', () => {
   it('knows the chain families of the currencies table', () => {
     expect(chainFamily('OMNI')).toBe('bitcoin');
+    expect(chainFamily('BTC')).toBe('bitcoin');
     expect(chainFamily('ERC20')).toBe('ethereum');
     expect(chainFamily('trc20')).toBe('tron');
     expect(chainFamily('SOL')).toBeNull();

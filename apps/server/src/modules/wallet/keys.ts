@@ -10,6 +10,11 @@ export interface FamilyKey {
   key: HDKey;
   /** The key's BIP32 fingerprint in hex, kept with each address so operators know its origin. */
   fingerprint: string;
+  /**
+   * Where the key sits below its wallet's master key (`m/44'/0'/0'`; `m` for a master key):
+   * each address records this path plus its own two steps, which is what recovers its private key.
+   */
+  path: string;
   source: 'config' | 'development';
 }
 
@@ -25,15 +30,26 @@ const ENV_NAME: Record<ChainFamily, string> = {
 
 /** BIP44 coin types, used for the development keys' account level (m/44'/coin'/0'). */
 const BIP44_COIN: Record<ChainFamily, number> = { bitcoin: 0, ethereum: 60, tron: 195 };
+const developmentPath = (family: ChainFamily) => `m/44'/${BIP44_COIN[family]}'/0'`;
+
+/** A configured key with its origin: `[d34db33f/44'/0'/0']xpub…` (the notation of BIP 380 descriptors). */
+const ORIGIN_RE = /^\[([0-9a-fA-F]{8})((?:\/[0-9]+['hH]?)*)\](.*)$/s;
+const HARDENED = 0x80000000;
 
 /**
- * Reads an extended public key from the configuration. A private key (xprv…) is refused: it
- * does not belong on a server that takes requests from the internet.
+ * Reads an extended public key from the configuration, with the path it was derived at from its
+ * wallet's master key. A master key (depth 0) needs no origin; any other must carry one
+ * (`[fingerprint/path]xpub…`), else the addresses made from it could not say which private key
+ * spends them. A private key (xprv…) is refused: it does not belong on a server that takes
+ * requests from the internet.
  */
-export function parseXpub(name: string, value: string): HDKey {
+export function parseDepositKey(name: string, value: string): { key: HDKey; path: string } {
+  const text = value.trim();
+  const origin = ORIGIN_RE.exec(text);
+  const encoded = origin ? origin[3]!.trim() : text;
   let key: HDKey;
   try {
-    key = HDKey.fromExtendedKey(value.trim());
+    key = HDKey.fromExtendedKey(encoded);
   } catch {
     throw new Error(`${name} is not a valid BIP32 extended public key (xpub…)`);
   }
@@ -43,7 +59,30 @@ export function parseXpub(name: string, value: string): HDKey {
       `${name} holds a PRIVATE extended key: configure the extended PUBLIC key (xpub…) and keep the private key off the server`,
     );
   }
-  return key;
+  if (!origin) {
+    if (key.depth === 0) return { key, path: 'm' };
+    throw new Error(
+      `${name} is at depth ${key.depth} below its master key: write it with its origin, e.g. [d34db33f/44'/0'/0']xpub…, so each deposit address records the full path to its private key`,
+    );
+  }
+  const steps = origin[2]!.split('/').filter((x) => x !== '');
+  const last = steps[steps.length - 1];
+  const lastIndex = last === undefined ? 0 : Number.parseInt(last, 10) + (/['hH]$/.test(last) ? HARDENED : 0);
+  if (steps.length !== key.depth || (key.depth > 0 && lastIndex !== key.index))
+    throw new Error(
+      `${name}: the origin path has ${steps.length} steps but the key is at depth ${key.depth}, index ${key.index}`,
+    );
+  return { key, path: ['m', ...steps.map((x) => x.replace(/[hH]$/, "'"))].join('/') };
+}
+
+/** The extended public key of a configured value (see parseDepositKey). */
+export function parseXpub(name: string, value: string): HDKey {
+  return parseDepositKey(name, value).key;
+}
+
+/** The full path of a deposit address from the wallet's master key: the key's path, currency, user. */
+export function depositPath(fk: Pick<FamilyKey, 'path'>, currencyId: number, userId: number): string {
+  return `${fk.path}/${currencyId}/${userId}`;
 }
 
 const fingerprintOf = (key: HDKey) => key.fingerprint.toString(16).padStart(8, '0');
@@ -60,7 +99,7 @@ async function developmentXpub(db: Db, family: ChainFamily): Promise<string> {
   const existing = await read();
   if (existing) return existing;
   const seed = Buffer.from(await serverSecret(db, 'wallet_dev_seed'), 'base64url');
-  const account = HDKey.fromMasterSeed(seed).derive(`m/44'/${BIP44_COIN[family]}'/0'`);
+  const account = HDKey.fromMasterSeed(seed).derive(developmentPath(family));
   const xpub = account.publicExtendedKey;
   account.wipePrivateData();
   seed.fill(0);
@@ -91,20 +130,25 @@ export async function loadDepositKeys(
   const dev: ChainFamily[] = [];
   for (const family of CHAIN_FAMILIES) {
     const value = configured[family];
-    let key: HDKey;
+    let parsed: { key: HDKey; path: string };
     if (value) {
-      key = parseXpub(ENV_NAME[family], value);
+      parsed = parseDepositKey(ENV_NAME[family], value);
     } else {
-      key = HDKey.fromExtendedKey(await developmentXpub(db, family));
+      parsed = {
+        key: HDKey.fromExtendedKey(await developmentXpub(db, family)),
+        path: developmentPath(family),
+      };
       dev.push(family);
     }
     out[family] = {
       family,
-      key,
-      fingerprint: fingerprintOf(key),
+      key: parsed.key,
+      fingerprint: fingerprintOf(parsed.key),
+      path: parsed.path,
       source: value ? 'config' : 'development',
     };
   }
+  await fullDerivationPaths(db, out, warn);
   if (dev.length > 0) {
     warn(
       `wallet: DEVELOPMENT deposit keys in use for ${dev.join(', ')}; their seed is in the database. ` +
@@ -112,4 +156,30 @@ export async function loadDepositKeys(
     );
   }
   return out;
+}
+
+/**
+ * Addresses made before paths were recorded from the master key hold `m/<currency>/<user>`, relative
+ * to their key: rewritten to the full path when their key is one in use now (same fingerprint).
+ * Those of a key no longer configured cannot be completed here; the log says how many.
+ */
+async function fullDerivationPaths(db: Db, keys: DepositKeys, warn: (msg: string) => void): Promise<void> {
+  const byFingerprint = new Map(Object.values(keys).map((k) => [k.fingerprint, k.path]));
+  for (const [fingerprint, path] of byFingerprint) {
+    if (path === 'm') continue;
+    await db.query(
+      `UPDATE deposit_addresses SET derivation_path = $2 || substr(derivation_path, 2)
+        WHERE key_fingerprint = $1 AND derivation_path ~ '^m/[0-9]+/[0-9]+$'`,
+      [fingerprint, path],
+    );
+  }
+  const [left] = await db.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM deposit_addresses
+      WHERE derivation_path ~ '^m/[0-9]+/[0-9]+$' AND NOT (key_fingerprint = ANY($1))`,
+    [[...byFingerprint.keys()]],
+  );
+  if (left && left.n > 0)
+    warn(
+      `wallet: ${left.n} deposit addresses come from keys no longer configured; their derivation_path is relative to that key (key_fingerprint)`,
+    );
 }

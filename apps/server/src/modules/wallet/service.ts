@@ -40,7 +40,7 @@ import { type Channel, codesService } from '../codes/service.ts';
 import { uploadsService } from '../uploads/service.ts';
 import { userService } from '../user/service.ts';
 import { addressFor, chainFamily, normalizeAddress } from './addresses.ts';
-import type { DepositKeys } from './keys.ts';
+import { type DepositKeys, depositPath } from './keys.ts';
 import { USDT_CURRENCY_ID, type UsdtPrices, usdtPrices } from './prices.ts';
 
 /** Amounts stop below NUMERIC(36,18)'s 18 integer digits, so no input can overflow a column. */
@@ -497,7 +497,7 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
     await db.query(
       `INSERT INTO deposit_addresses (user_id, currency_id, chain, address, key_fingerprint, derivation_path)
        VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-      [userId, cur.id, chain, address, fk.fingerprint, `m/${cur.id}/${userId}`],
+      [userId, cur.id, chain, address, fk.fingerprint, depositPath(fk, cur.id, userId)],
     );
     const made = await find();
     // only a key reused across families or a changed key could collide with another user's address

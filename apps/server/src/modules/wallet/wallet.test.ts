@@ -13,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../ledger/verify.ts';
 import { type Harness, registerByEmail, startHarness } from '../../test/harness.ts';
 import { addressFor } from './addresses.ts';
-import { parseXpub } from './keys.ts';
+import { loadDepositKeys, parseXpub } from './keys.ts';
 import { parseBankDetails } from './service.ts';
 import { BANK, BTC, ETH, fund, ledgerBalance, USDT } from './test-helpers.ts';
 
@@ -101,7 +101,8 @@ describe('GET wallet/currencies', () => {
       can_deposit: true,
       can_withdraw: true,
     });
-    expect(byId.get(1)).toMatchObject({ symbol: 'BTC', chains: ['OMNI'], min_withdraw: '0.002' });
+    // BTC moves on Bitcoin's own chain; Omni is USDT's layer on top of it
+    expect(byId.get(1)).toMatchObject({ symbol: 'BTC', chains: ['BTC'], min_withdraw: '0.002' });
     expect(byId.get(2)).toMatchObject({ symbol: 'ETH', chains: ['ERC20'] });
     expect(byId.get(9999)).toMatchObject({ symbol: 'Bank', is_fiat: true, chains: [], min_deposit: '100' });
   });
@@ -393,7 +394,8 @@ describe('wallet/get_in_address', () => {
     expect(omni.address).toMatch(/^1[1-9A-HJ-NP-Za-km-z]{25,33}$/);
     // a currency with one chain needs no chain
     const btc = (await get(u.token, { currency_id: BTC })).body.data;
-    expect(btc).toMatchObject({ chain: 'OMNI' });
+    expect(btc).toMatchObject({ chain: 'BTC' });
+    expect(btc.address).toMatch(/^1[1-9A-HJ-NP-Za-km-z]{25,33}$/);
     const eth = (await get(u.token, { currency_id: ETH })).body.data;
     // each currency has its own branch: ETH and USDT-ERC20 never share an address
     expect(eth.address).not.toBe(erc.address);
@@ -428,9 +430,16 @@ describe('wallet/get_in_address', () => {
       'SELECT user_id, derivation_path FROM deposit_addresses WHERE address = ANY($1)',
       [[addrA, addrB]],
     );
+    // the full path from the development wallet's master key (Tron account m/44'/195'/0'), which
+    // is what recovers each address's private key from the seed
     expect(rows.map((r) => r.derivation_path).sort()).toEqual(
-      [`m/3/${a.user.id}`, `m/3/${b.user.id}`].sort(),
+      [`m/44'/195'/0'/3/${a.user.id}`, `m/44'/195'/0'/3/${b.user.id}`].sort(),
     );
+    const seed = await h.app.ctx.db.query<{ value: string }>(
+      "SELECT value FROM server_secrets WHERE name = 'wallet_dev_seed'",
+    );
+    const master = HDKey.fromMasterSeed(Buffer.from(seed[0]!.value, 'base64url'));
+    expect(addressFor('tron', master.derive(`m/44'/195'/0'/3/${a.user.id}`).publicKey!)).toBe(addrA);
     // the same address can never be handed to a second owner
     await expect(
       h.app.ctx.db.query(
@@ -439,6 +448,39 @@ describe('wallet/get_in_address', () => {
         [b.user.id, addrA],
       ),
     ).rejects.toThrow();
+  });
+
+  it('completes paths stored relative to their key at start; those of a key no longer in use are reported', async () => {
+    const u = await registerByEmail(h);
+    const addr = (await get(u.token, { currency_id: USDT, chain: 'TRC20' })).body.data.address;
+    const [made] = await h.app.ctx.db.query<{ key_fingerprint: string }>(
+      'SELECT key_fingerprint FROM deposit_addresses WHERE address = $1',
+      [addr],
+    );
+    // as addresses were stored before: relative to the xpub, and one from a key since replaced
+    await h.app.ctx.db.query('UPDATE deposit_addresses SET derivation_path = $2 WHERE address = $1', [
+      addr,
+      `m/3/${u.user.id}`,
+    ]);
+    await h.app.ctx.db.query(
+      `INSERT INTO deposit_addresses (user_id, currency_id, chain, address, key_fingerprint, derivation_path)
+       VALUES ($1, 2, 'ERC20', '0x0000000000000000000000000000000000000001', '0badc0de', $2)`,
+      [u.user.id, `m/2/${u.user.id}`],
+    );
+    const warnings: string[] = [];
+    await loadDepositKeys(h.app.ctx.db, h.config, (m) => warnings.push(m));
+    const rows = await h.app.ctx.db.query<{ key_fingerprint: string; derivation_path: string }>(
+      'SELECT key_fingerprint, derivation_path FROM deposit_addresses WHERE user_id = $1 ORDER BY id',
+      [u.user.id],
+    );
+    expect(rows).toEqual([
+      { key_fingerprint: made!.key_fingerprint, derivation_path: `m/44'/195'/0'/3/${u.user.id}` },
+      { key_fingerprint: '0badc0de', derivation_path: `m/2/${u.user.id}` },
+    ]);
+    expect(warnings.some((w) => /1 deposit addresses come from keys no longer configured/.test(w))).toBe(
+      true,
+    );
+    await h.app.ctx.db.query("DELETE FROM deposit_addresses WHERE key_fingerprint = '0badc0de'");
   });
 
   it('simultaneous first requests agree on one address', async () => {
@@ -472,6 +514,12 @@ describe('wallet/get_in_address', () => {
     expect(wrong.body).toMatchObject({
       type: 'error',
       message: 'BTC cannot be sent on the TRC20 chain',
+      field: 'chain',
+    });
+    const omni = await get(u.token, { currency_id: BTC, chain: 'OMNI' });
+    expect(omni.body).toMatchObject({
+      type: 'error',
+      message: 'BTC cannot be sent on the OMNI chain',
       field: 'chain',
     });
     await h.app.ctx.db.query('UPDATE currencies SET can_deposit = false WHERE id = 2');
@@ -515,11 +563,13 @@ describe('configured keys and bank details', () => {
     );
     const key = HDKey.fromExtendedKey(XPUB).deriveChild(1).deriveChild(u.user.id);
     expect(btc.body.data.address).toBe(addressFor('bitcoin', key.publicKey!));
-    const [row] = await configured.app.ctx.db.query<{ key_fingerprint: string }>(
-      'SELECT key_fingerprint FROM deposit_addresses WHERE user_id = $1',
+    const [row] = await configured.app.ctx.db.query<{ key_fingerprint: string; derivation_path: string }>(
+      'SELECT key_fingerprint, derivation_path FROM deposit_addresses WHERE user_id = $1',
       [u.user.id],
     );
     expect(row!.key_fingerprint).toBe('3442193e');
+    // a master key: the path from it is the whole path
+    expect(row!.derivation_path).toBe(`m/1/${u.user.id}`);
     const dev = await configured.app.ctx.db.query(
       "SELECT 1 FROM server_secrets WHERE name LIKE 'wallet_dev%'",
     );

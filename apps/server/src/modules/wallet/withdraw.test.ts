@@ -74,10 +74,10 @@ describe('withdraw addresses', () => {
       field: 'code',
     });
     const trc = await addAddress(h, u, 'TRC20');
-    const btc = await addAddress(h, u, 'OMNI', '1');
+    const btc = await addAddress(h, u, 'BTC', '1');
     const all = await h.call<WithdrawAddress[]>('POST', 'wallet/get_address', {}, { token: u.token });
     expect(all.body.data.map((a) => [a.id, a.symbol, a.chain])).toEqual([
-      [btc, 'BTC', 'OMNI'],
+      [btc, 'BTC', 'BTC'],
       [trc, 'USDT', 'TRC20'],
       [res.body.data.id, 'USDT', 'ERC20'],
     ]);

@@ -21,7 +21,7 @@ const USDT = {
   can_deposit: true,
   can_withdraw: true,
 };
-const BTC = { ...USDT, id: 1, symbol: 'BTC', name: 'Bitcoin', decimals: 8, chains: ['OMNI'] };
+const BTC = { ...USDT, id: 1, symbol: 'BTC', name: 'Bitcoin', decimals: 8, chains: ['BTC'] };
 
 const coin = (c: typeof USDT, available: string, usdt: string | null) => ({
   currency_id: c.id,
