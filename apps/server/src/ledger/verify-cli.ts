@@ -16,7 +16,7 @@ try {
   console.log(
     r.problems.length
       ? `ledger: ${r.problems.length} problem(s)`
-      : 'ledger: clean (every balance equals its entries; every currency sums to zero)',
+      : 'ledger: clean (every balance equals its entries; every currency sums to zero; frozen funds are what open orders and pending withdrawals hold)',
   );
   process.exitCode = r.problems.length ? 1 : 0;
 } finally {

@@ -9,9 +9,14 @@ export interface VerifyReport {
 
 /**
  * Recomputes every balance from its entries and checks that value is only ever moved:
- * each journal and each currency sums to zero, and no user account is below zero.
+ * each journal and each currency sums to zero, and no user account is below zero. Then checks
+ * that what is frozen is exactly what should be (see frozenProblems).
  */
-export async function verifyLedger(q: Queryable): Promise<VerifyReport> {
+export async function verifyLedger(
+  q: Queryable,
+  /** `frozen: false` skips the frozen check, for tests that post frozen legs with no order behind them. */
+  opts: { frozen?: boolean } = {},
+): Promise<VerifyReport> {
   const problems: string[] = [];
   const [counts] = await q.query<{ accounts: number; entries: number; journals: number }>(
     `SELECT (SELECT count(*) FROM ledger_accounts)::int AS accounts,
@@ -53,5 +58,63 @@ export async function verifyLedger(q: Queryable): Promise<VerifyReport> {
     'SELECT id::text FROM ledger_accounts WHERE user_id IS NOT NULL AND (available < 0 OR frozen < 0)',
   );
   for (const n of negative) problems.push(`account ${n.id}: a user balance below zero`);
+  if (opts.frozen !== false) problems.push(...(await frozenProblems(q)));
   return { ...counts!, problems };
+}
+
+/**
+ * What each account should hold frozen, from the records that freeze funds, and where the
+ * ledger differs. Balanced journals alone cannot catch an order filled twice or a reservation
+ * lost: the money moved consistently, but not as the orders say. Sources of frozen funds:
+ * - an open spot order reserves what its remainder can still spend: a sell its unfilled
+ *   quantity of the base; a limit buy price × quantity of the quote, less what its fills spent
+ *   (a fill below the limit spends less; market orders never stay open);
+ * - a pending withdrawal holds amount + fee of its currency in the spot account.
+ * Nothing else freezes; house accounts never do. Each order's `frozen` column (what the book is
+ * rebuilt with) must also equal its remainder's reservation.
+ */
+async function frozenProblems(q: Queryable): Promise<string[]> {
+  const problems: string[] = [];
+  const reserve = `CASE WHEN o.side = 'sell' THEN o.qty - o.filled_qty ELSE o.price * o.qty - o.filled_amount END`;
+  const accounts = await q.query<{
+    user_id: number;
+    type: string;
+    symbol: string;
+    frozen: string;
+    expected: string;
+  }>(
+    `WITH expected AS (
+       SELECT o.user_id, 'spot' AS type,
+              CASE WHEN o.side = 'buy' THEN m.quote_currency_id ELSE m.base_currency_id END AS currency_id,
+              ${reserve} AS f
+         FROM spot_orders o JOIN markets m ON m.id = o.market_id WHERE o.status = 'waiting'
+       UNION ALL
+       SELECT user_id, 'spot', currency_id, amount + fee FROM withdrawals WHERE status = 'pending'
+     ), e AS (SELECT user_id, type, currency_id, sum(f) AS f FROM expected GROUP BY 1, 2, 3),
+     a AS (SELECT user_id, type, currency_id, frozen FROM ledger_accounts WHERE user_id IS NOT NULL)
+     SELECT coalesce(a.user_id, e.user_id) AS user_id, coalesce(a.type, e.type) AS type, c.symbol,
+            trim_scale(coalesce(a.frozen, 0))::text AS frozen, trim_scale(coalesce(e.f, 0))::text AS expected
+       FROM a FULL JOIN e ON e.user_id = a.user_id AND e.type = a.type AND e.currency_id = a.currency_id
+       JOIN currencies c ON c.id = coalesce(a.currency_id, e.currency_id)
+      WHERE coalesce(a.frozen, 0) <> coalesce(e.f, 0)
+      ORDER BY 1, 2, 3`,
+  );
+  for (const a of accounts)
+    problems.push(
+      `user ${a.user_id} ${a.type} ${a.symbol}: frozen ${a.frozen}, but open orders and pending withdrawals hold ${a.expected}`,
+    );
+  const house = await q.query<{ house: string; symbol: string; frozen: string }>(
+    `SELECT a.house, c.symbol, trim_scale(a.frozen)::text AS frozen
+       FROM ledger_accounts a JOIN currencies c ON c.id = a.currency_id
+      WHERE a.house IS NOT NULL AND a.frozen <> 0 ORDER BY 1, 2`,
+  );
+  for (const h of house)
+    problems.push(`house ${h.house} ${h.symbol}: frozen ${h.frozen}, but nothing freezes there`);
+  const orders = await q.query<{ id: string; frozen: string; expected: string }>(
+    `SELECT o.id::text, trim_scale(o.frozen)::text AS frozen, trim_scale(${reserve})::text AS expected
+       FROM spot_orders o WHERE o.status = 'waiting' AND o.frozen <> ${reserve} ORDER BY o.id`,
+  );
+  for (const o of orders)
+    problems.push(`spot order ${o.id}: frozen ${o.frozen}, but its remainder reserves ${o.expected}`);
+  return problems;
 }
