@@ -13,6 +13,7 @@ import { type Db, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { serverSecret } from './db/secrets.ts';
 import { AppError } from './http/errors.ts';
+import { openapiOptions } from './http/openapi.ts';
 import { clientErrorHandler, envelopePlugin, frameworkErrors } from './http/plugin.ts';
 import adminRoutes from './modules/admin/routes.ts';
 import bankRoutes from './modules/bank/routes.ts';
@@ -103,26 +104,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     errorResponseBuilder: (_req, context) =>
       new AppError('RATE_LIMITED', 'errors.rateLimited', { seconds: Math.ceil(context.ttl / 1000) }),
   });
-  await app.register(swagger, {
-    // bodies are form-encoded first, JSON accepted too (Fastify's default would list JSON only)
-    transform: ({ schema, url }) => ({
-      schema:
-        schema?.body && !schema.consumes
-          ? { ...schema, consumes: ['application/x-www-form-urlencoded', 'application/json'] }
-          : schema,
-      url,
-    }),
-    openapi: {
-      info: {
-        title: 'Verdant API',
-        version: '0.1.0',
-        description: 'Every answer is in the envelope { type, code, message, data }.',
-      },
-      components: {
-        securitySchemes: { session: { type: 'apiKey', in: 'header', name: 'Authorization' } },
-      },
-    },
-  });
+  await app.register(swagger, openapiOptions);
   await app.register(swaggerUi, { routePrefix: `${API_BASE}/docs` });
 
   await app.register(

@@ -277,8 +277,26 @@ describe('OpenAPI document', () => {
     summary?: string;
     tags?: string[];
     requestBody?: { content: Record<string, unknown> };
+    security?: Record<string, string[]>[];
+    parameters?: Record<string, unknown>[];
+    responses?: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }>;
   }
-  let doc: { openapi: string; paths: Record<string, Record<string, Operation>> };
+  let doc: {
+    openapi: string;
+    paths: Record<string, Record<string, Operation>>;
+    components: Record<string, Record<string, Record<string, unknown>>>;
+  };
+  /** The component a `#/components/<kind>/<name>` reference points at. */
+  const resolve = (ref: string | undefined) => {
+    const [, , kind = '', name = ''] = (ref ?? '').split('/');
+    return doc.components[kind]?.[name] as Record<string, unknown> | undefined;
+  };
+  const operations = () =>
+    Object.entries(doc.paths).flatMap(([path, ops]) =>
+      Object.entries(ops).map(([method, op]) => ({ method, path, op })),
+    );
+  const requiresSession = (op: Operation) =>
+    !!op.security?.length && op.security.every((s) => Array.isArray(s.session));
   beforeAll(async () => {
     const res = await h.inject({ method: 'GET', url: '/api/docs/json' });
     expect(res.statusCode).toBe(200);
@@ -347,6 +365,83 @@ describe('OpenAPI document', () => {
     expect(Object.keys(doc.paths['/api/upload']?.post?.requestBody?.content ?? {})).toEqual([
       'multipart/form-data',
     ]);
+  });
+
+  it('declares the session on every operation that answers 999 without one, and only there', async () => {
+    const checked: string[] = [];
+    for (const { method, path, op } of operations()) {
+      const res = await h.inject({
+        method: method.toUpperCase() as 'GET',
+        url: path.replace(/\{\w+\}/g, 'x'),
+        headers: {
+          lang: 'en',
+          ...(method === 'get' ? {} : { 'content-type': 'application/x-www-form-urlencoded' }),
+        },
+        ...(method === 'get' ? {} : { payload: '' }),
+      });
+      const answer = res.json() as { type: string; code: number };
+      const refused = res.statusCode === 401 && answer.type === '999' && answer.code === 999;
+      expect(requiresSession(op), `${method} ${path} → ${res.statusCode}`).toBe(refused);
+      if (refused) checked.push(`${method} ${path}`);
+    }
+    expect(checked).toEqual(
+      expect.arrayContaining(['post /api/upload', 'get /api/upload/{name}', 'get /api/admin/users']),
+    );
+    // a session that is optional is declared so: anonymous ({}) or with the token
+    for (const [path, method] of [
+      ['/api/get/lang', 'post'],
+      ['/api/sms_mail', 'post'],
+      ['/api/currency/quotation_new', 'get'],
+    ] as const) {
+      expect(doc.paths[path]?.[method]?.security, path).toEqual([{}, { session: [] }]);
+    }
+    expect(doc.components.securitySchemes?.session).toMatchObject({
+      type: 'apiKey',
+      in: 'header',
+      name: 'Authorization',
+    });
+  });
+
+  it('declares the lang header with the seven languages on every operation', () => {
+    for (const { method, path, op } of operations()) {
+      const lang = (op.parameters ?? [])
+        .map((p) => (typeof p.$ref === 'string' ? resolve(p.$ref) : p))
+        .find((p) => p?.in === 'header' && p?.name === 'lang');
+      expect(lang, `${method} ${path}`).toBeDefined();
+      expect((lang?.schema as { enum?: string[] } | undefined)?.enum, `${method} ${path}`).toEqual([
+        'th',
+        'en',
+        'ja',
+        'ko',
+        'es',
+        'zh',
+        'hk',
+      ]);
+    }
+  });
+
+  it('documents the error answers: the failure envelope for 4xx and 5xx, 999 where a session is required', async () => {
+    const schemaOf = (op: Operation, status: string) =>
+      resolve(op.responses?.[status]?.content?.['application/json']?.schema?.$ref) as
+        | { properties: Record<string, { enum?: unknown[] }>; required: string[] }
+        | undefined;
+    for (const { method, path, op } of operations()) {
+      for (const status of ['4XX', '5XX']) {
+        const error = schemaOf(op, status);
+        expect(error?.properties.type?.enum, `${method} ${path} ${status}`).toEqual(['error']);
+        expect(error?.required, `${method} ${path} ${status}`).toEqual(['type', 'code', 'message']);
+      }
+      if (requiresSession(op))
+        expect(schemaOf(op, '401')?.properties.type?.enum, `${method} ${path}`).toEqual(['999']);
+      else expect(op.responses?.['401'], `${method} ${path}`).toBeUndefined();
+    }
+    // a real failure has exactly the documented fields
+    const documented = Object.keys(
+      schemaOf(doc.paths['/api/user/login']?.post ?? {}, '4XX')?.properties ?? {},
+    );
+    const real = await h.call('POST', 'user/login', { account: 'nobody@example.com', password: 'x' });
+    expect(real.status).toBe(400);
+    expect(documented).toEqual(expect.arrayContaining(Object.keys(real.body)));
   });
 
   it('serves the documentation UI at /api/docs', async () => {

@@ -17,3 +17,27 @@ export const Ok = <T extends TSchema>(data: T) =>
   });
 
 export const Empty = Type.Null();
+
+/** The failure envelope (ARCHITECTURE: API conventions), for the OpenAPI document. */
+export const ErrorEnvelope = Type.Object(
+  {
+    type: Type.Literal('error'),
+    code: Type.Integer({
+      description:
+        'Error code (packages/api/src/errors.ts): 14xx mirror HTTP statuses, 2xxx accounts, 3xxx money',
+    }),
+    message: Type.String({ description: 'What went wrong, in the language of the lang header' }),
+    field: Type.Optional(Type.String({ description: 'The input field the message is about, when one is' })),
+  },
+  { title: 'ApiError' },
+);
+
+/** The answer without a live session (HTTP 401): the app sends the user to log in. */
+export const NotLoggedInEnvelope = Type.Object(
+  {
+    type: Type.Literal('999'),
+    code: Type.Literal(999),
+    message: Type.String({ description: 'In the language of the lang header' }),
+  },
+  { title: 'ApiNotLoggedIn' },
+);

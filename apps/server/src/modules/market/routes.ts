@@ -16,6 +16,7 @@ import { ok } from '../../http/envelope.ts';
 
 const tags = ['market'];
 const secured = [{ session: [] }];
+const sessionOptional: Record<string, string[]>[] = [{}, { session: [] }];
 
 export default async function marketRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -29,6 +30,7 @@ export default async function marketRoutes(fastify: FastifyInstance) {
       tags,
       summary: 'Every market with its last price and 24 h change, high, low and volume',
       description: 'Public. With a session, `favourite` marks the user’s favourite markets.',
+      security: sessionOptional,
       response: { 200: Ok(MarketTickerList) },
     },
     handler: async (req) => ok(req, await market.quotations(req.user?.id ?? null)),
@@ -63,6 +65,7 @@ export default async function marketRoutes(fastify: FastifyInstance) {
     schema: {
       tags,
       summary: 'The user’s favourite markets with their tickers (empty for visitors)',
+      security: sessionOptional,
       response: { 200: Ok(MarketTickerList) },
     },
     handler: async (req) => ok(req, await market.favourites(req.user?.id ?? null)),

@@ -8,6 +8,9 @@ import { intlLocale } from '../../i18n/index.ts';
 import { areaCodes } from '../user/contacts.ts';
 import { userService } from '../user/service.ts';
 
+// works without a session; with one, the account's own language is read and kept
+const sessionOptional: Record<string, string[]>[] = [{}, { session: [] }];
+
 export default async function settingsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const users = userService(app.ctx);
@@ -18,6 +21,7 @@ export default async function settingsRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['settings'],
       summary: 'Choose the language; kept on the account when logged in',
+      security: sessionOptional,
       body: LangBody,
       response: { 200: Ok(LangResult) },
     },
@@ -33,6 +37,7 @@ export default async function settingsRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['settings'],
       summary: 'The language in use and the languages offered',
+      security: sessionOptional,
       response: { 200: Ok(LangResult) },
     },
     handler: async (req) => {

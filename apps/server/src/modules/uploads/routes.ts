@@ -45,6 +45,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
     schema: {
       tags: ['files'],
       summary: 'Upload a picture (JPEG, PNG or WebP; multipart field "file"); private to its owner',
+      security: [{ session: [] }],
       consumes: ['multipart/form-data'],
       body: { content: { 'multipart/form-data': { schema: UploadBody } } },
       response: { 200: Ok(UploadResult) },
@@ -61,6 +62,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
     schema: {
       tags: ['files'],
       summary: "Fetch one of the caller's own uploads",
+      security: [{ session: [] }],
       params: Type.Object({ name: Type.String({ maxLength: 64 }) }),
     },
     handler: async (req, reply) => {

@@ -30,6 +30,7 @@ import { parsePurpose } from '../codes/service.ts';
 import { userService } from './service.ts';
 
 const secured = [{ session: [] }];
+const sessionOptional: Record<string, string[]>[] = [{}, { session: [] }];
 
 export default async function userRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -43,6 +44,8 @@ export default async function userRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['codes'],
       summary: 'Send a 6-digit code by SMS',
+      description: 'Purposes fund_password and address need a session and go to its own phone',
+      security: sessionOptional,
       body: SmsSendBody,
       response: { 200: Ok(SendCodeResult) },
     },
@@ -60,6 +63,8 @@ export default async function userRoutes(fastify: FastifyInstance) {
     schema: {
       tags: ['codes'],
       summary: 'Send a 6-digit code by e-mail',
+      description: 'Purposes fund_password and address need a session and go to its own e-mail',
+      security: sessionOptional,
       body: SmsMailBody,
       response: { 200: Ok(SendCodeResult) },
     },
