@@ -14,6 +14,14 @@ export interface Config {
   smsWebhookUrl: string | undefined;
   customerServiceUrl: string;
   uploadMaxBytes: number;
+  /** Uploads one user may make in a rolling hour (see docs/decisions.md, Uploads). */
+  uploadsPerHour: number;
+  /** Bytes a user may hold in uploads that nothing refers to yet. */
+  uploadUnusedMaxBytes: number;
+  /** An upload nothing refers to is removed once it is this old (hours). */
+  uploadOrphanHours: number;
+  /** How often the orphan sweep runs (ms); 0 turns the timer off. */
+  uploadSweepMs: number;
   webDist: string;
   logLevel: string;
   rateLimits: { login: number; codes: number; passwordChecks: number; windowMs: number };
@@ -22,6 +30,12 @@ export interface Config {
   codeMaxAttempts: number;
   fundPasswordMaxFailures: number;
   fundPasswordLockMinutes: number;
+  /** A session ends after this long without a request (docs/decisions.md, Security). */
+  sessionIdleSeconds: number;
+  /** A session ends this long after its login, however active. */
+  sessionMaxSeconds: number;
+  /** How often live sockets' sessions are checked again (expiry, revocation elsewhere). */
+  sessionSweepMs: number;
   /** Extended public keys (xpub…) deposit addresses derive from; unset: development keys. */
   xpubBitcoin: string | undefined;
   xpubEthereum: string | undefined;
@@ -50,6 +64,26 @@ export interface Config {
     /** Quote currency the house funds it with on first start (base currencies: the same value each). */
     fundQuote: string;
   };
+  /**
+   * PostgreSQL limits (db/client.ts), so a hung network or database holds nobody forever; 0
+   * turns one off. See docs/decisions.md (Reliability).
+   */
+  db: {
+    /** Opening a connection, or waiting for a free one in the pool. */
+    connectTimeoutMs: number;
+    /** Server side: a statement running longer is cancelled. */
+    statementTimeoutMs: number;
+    /** Client side: a statement unanswered this long (a stalled network) drops its connection. */
+    queryTimeoutMs: number;
+    /** Server side: a transaction left idle this long is ended (its connection closed). */
+    idleInTransactionTimeoutMs: number;
+    /** At start, how long to keep retrying an unreachable database before giving up. */
+    startWaitMs: number;
+    /** How often the process checks the connection that holds the books' lock (db/books-lock.ts). */
+    lockCheckMs: number;
+  };
+  /** After SIGTERM/SIGINT, how long in-flight requests may take before connections are cut. */
+  shutdownGraceMs: number;
 }
 
 function int(v: string | undefined, fallback: number): number {
@@ -72,6 +106,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     smsWebhookUrl: env.SMS_WEBHOOK_URL || undefined,
     customerServiceUrl: env.CUSTOMER_SERVICE_URL || '#/pages/help-center/chat',
     uploadMaxBytes: int(env.UPLOAD_MAX_BYTES, 5 * 1024 * 1024),
+    uploadsPerHour: int(env.UPLOADS_PER_HOUR, 20),
+    uploadUnusedMaxBytes: int(env.UPLOAD_UNUSED_MAX_BYTES, 30 * 1024 * 1024),
+    uploadOrphanHours: int(env.UPLOAD_ORPHAN_HOURS, 24),
+    uploadSweepMs: int(env.UPLOAD_SWEEP_MS, 3_600_000),
     webDist: resolve(env.WEB_DIST || resolve(root, 'apps/web/dist')),
     logLevel: env.LOG_LEVEL || 'info',
     rateLimits: {
@@ -85,6 +123,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     codeMaxAttempts: 5,
     fundPasswordMaxFailures: 5,
     fundPasswordLockMinutes: 30,
+    sessionIdleSeconds: int(env.SESSION_IDLE_HOURS, 7 * 24) * 3600,
+    sessionMaxSeconds: int(env.SESSION_MAX_HOURS, 30 * 24) * 3600,
+    sessionSweepMs: int(env.SESSION_SWEEP_MS, 60_000),
     xpubBitcoin: env.XPUB_BITCOIN || undefined,
     xpubEthereum: env.XPUB_ETHEREUM || undefined,
     xpubTron: env.XPUB_TRON || undefined,
@@ -102,6 +143,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       refreshMs: int(env.MM_REFRESH_MS, 2000),
       fundQuote: env.MM_FUND_QUOTE || '50000000',
     },
+    db: {
+      connectTimeoutMs: int(env.DB_CONNECT_TIMEOUT_MS, 5_000),
+      statementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 15_000),
+      queryTimeoutMs: int(env.DB_QUERY_TIMEOUT_MS, 20_000),
+      idleInTransactionTimeoutMs: int(env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS, 30_000),
+      startWaitMs: int(env.DB_START_WAIT_MS, 60_000),
+      lockCheckMs: int(env.DB_LOCK_CHECK_MS, 5_000),
+    },
+    shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000),
     ...overrides,
   };
 }

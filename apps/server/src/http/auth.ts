@@ -43,18 +43,44 @@ export async function createSession(q: Queryable, userId: number, req: FastifyRe
   return token;
 }
 
+/** How long a session lives: `idleSeconds` without a request, `maxSeconds` after its login. */
+export interface SessionLifetimes {
+  sessionIdleSeconds: number;
+  sessionMaxSeconds: number;
+}
+
+/** The conditions of a live session `s` of user `u`; $2 idle and $3 absolute lifetime in seconds. */
+const LIVE = `s.revoked_at IS NULL AND u.id = s.user_id AND u.status = 'active'
+  AND s.last_seen_at > now() - make_interval(secs => $2)
+  AND s.created_at > now() - make_interval(secs => $3)`;
+
 /**
  * Live sessions seen in the last few seconds, so an authenticated request costs no database
  * round trip (and no write) on every call: order placement is many small requests. A session
- * is looked up again, and its last_seen_at written, once per SESSION_CACHE_MS. Revoking drops
- * the cache entries at once, and for a short while afterwards nothing of that user or token is
- * cached, so a lookup racing an uncommitted revoke can't keep a dead session alive. One server
- * process owns the database (see docs/decisions.md), so no other process revokes behind it.
+ * is looked up again, and its last_seen_at written, once per SESSION_CACHE_MS, and never kept
+ * past the moment it expires. Revoking drops the cache entries at once, and for a short while
+ * afterwards nothing of that user or token is cached, so a lookup racing an uncommitted revoke
+ * can't keep a dead session alive. One server process owns the database (see
+ * docs/decisions.md), so no other process revokes behind it.
  */
 export const SESSION_CACHE_MS = 5_000;
 const cached = new Map<string, { user: SessionUser; until: number }>();
 const revokedUsers = new Map<number, number>();
 const revokedTokens = new Map<string, number>();
+
+/** Who is told when sessions end (the socket server disconnects their connections). */
+export type SessionEnd = { tokenHash: string } | { userId: number };
+const endListeners = new Set<(end: SessionEnd) => void>();
+
+/** Calls `listener` whenever a session or all of a user's sessions end; returns the unsubscribe. */
+export function onSessionEnd(listener: (end: SessionEnd) => void): () => void {
+  endListeners.add(listener);
+  return () => endListeners.delete(listener);
+}
+
+function ended(end: SessionEnd): void {
+  for (const l of endListeners) l(end);
+}
 
 function forget(match: (hash: string, user: SessionUser) => boolean): void {
   for (const [hash, entry] of cached) if (match(hash, entry.user)) cached.delete(hash);
@@ -73,26 +99,35 @@ export async function revokeSession(q: Queryable, tokenHash: string): Promise<vo
   await q.query('UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [
     tokenHash,
   ]);
+  ended({ tokenHash });
 }
 
 export async function revokeAllSessions(q: Queryable, userId: number): Promise<void> {
   revokedUsers.set(userId, Date.now());
   forget((_, u) => u.id === userId);
   await q.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
+  ended({ userId });
 }
 
-/** The live session a token belongs to, or null. */
-export async function findSession(q: Queryable, token: string): Promise<SessionUser | null> {
+/** The live session a token belongs to, or null. Each lookup counts as activity. */
+export async function findSession(
+  q: Queryable,
+  token: string,
+  life: SessionLifetimes,
+): Promise<SessionUser | null> {
   const hash = hashToken(token);
   const now = Date.now();
   const hit = cached.get(hash);
   if (hit && hit.until > now) return hit.user;
-  const [row] = await q.query<{ user_id: number }>(
+  // revoked here moments ago: dead, even if the revoke's transaction has not committed yet
+  if (revokedTokens.has(hash)) return null;
+  const [row] = await q.query<{ user_id: number; left_s: number }>(
     `UPDATE sessions s SET last_seen_at = now()
        FROM users u
-      WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND u.id = s.user_id AND u.status = 'active'
-      RETURNING s.user_id`,
-    [hash],
+      WHERE s.token_hash = $1 AND ${LIVE}
+      RETURNING s.user_id,
+        EXTRACT(EPOCH FROM s.created_at + make_interval(secs => $3) - now())::float8 AS left_s`,
+    [hash, life.sessionIdleSeconds, life.sessionMaxSeconds],
   );
   if (!row) {
     cached.delete(hash);
@@ -101,16 +136,33 @@ export async function findSession(q: Queryable, token: string): Promise<SessionU
   const user = { id: row.user_id, tokenHash: hash };
   if (!recentlyRevoked(hash, user.id, Date.now())) {
     if (cached.size > 100_000) cached.clear(); // a bound, not a policy: entries are cheap to rebuild
-    cached.set(hash, { user, until: now + SESSION_CACHE_MS });
+    // never past either lifetime: the absolute one left, or a whole idle period from now
+    const keep = Math.min(SESSION_CACHE_MS, row.left_s * 1000, life.sessionIdleSeconds * 1000);
+    cached.set(hash, { user, until: now + keep });
   }
   return user;
+}
+
+/** Of the given token hashes, those whose sessions are still live (read only: no activity). */
+export async function liveSessions(
+  q: Queryable,
+  hashes: string[],
+  life: SessionLifetimes,
+): Promise<Set<string>> {
+  if (hashes.length === 0) return new Set();
+  const rows = await q.query<{ token_hash: string }>(
+    `SELECT s.token_hash FROM sessions s JOIN users u ON u.id = s.user_id
+      WHERE s.token_hash = ANY($1::text[]) AND ${LIVE}`,
+    [hashes, life.sessionIdleSeconds, life.sessionMaxSeconds],
+  );
+  return new Set(rows.map((r) => r.token_hash));
 }
 
 /** preHandler for protected routes: answers 999 without a live session. */
 export function requireUser(app: FastifyInstance) {
   return async (req: FastifyRequest) => {
     const token = readToken(req);
-    const session = token ? await findSession(app.ctx.db, token) : null;
+    const session = token ? await findSession(app.ctx.db, token, app.ctx.config) : null;
     if (!session) throw new NotLoggedInError(token ? 'errors.sessionEnded' : 'errors.notLoggedIn');
     req.user = session;
   };
@@ -126,6 +178,6 @@ export function userId(req: FastifyRequest): number {
 export function optionalUser(app: FastifyInstance) {
   return async (req: FastifyRequest) => {
     const token = readToken(req);
-    req.user = token ? await findSession(app.ctx.db, token) : null;
+    req.user = token ? await findSession(app.ctx.db, token, app.ctx.config) : null;
   };
 }

@@ -1,7 +1,7 @@
 import { isLang, MAX_STREAMS_PER_SOCKET, MarketEvents, type SubscribeAck } from '@verdant/api';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
-import { findSession } from '../http/auth.ts';
+import { findSession, liveSessions, onSessionEnd, type SessionEnd } from '../http/auth.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -11,6 +11,8 @@ declare module 'fastify' {
 
 /** Room a logged-in user's private events go to. */
 export const userRoom = (userId: number) => `user:${userId}`;
+/** Room of the sockets that logged in with one session (named by its token's hash). */
+const sessionRoom = (tokenHash: string) => `session:${tokenHash}`;
 
 /**
  * Public streams a client may join (`socket.emit('sub', ['ticker:btcusdt'], ack)`) and leave
@@ -95,19 +97,54 @@ export function attachRealtime(app: FastifyInstance): Server {
     socket.data.lang = isLang(lang) ? lang : 'th';
     const token = socket.handshake.auth?.token;
     if (typeof token === 'string' && token) {
-      const session = await findSession(app.ctx.db, token).catch(() => null);
+      const session = await findSession(app.ctx.db, token, app.ctx.config).catch(() => null);
       if (session) {
         socket.data.userId = session.id;
-        await socket.join(userRoom(session.id));
+        socket.data.tokenHash = session.tokenHash;
+        await socket.join([userRoom(session.id), sessionRoom(session.tokenHash)]);
       }
     }
     next();
   });
   io.on('connection', (socket) => streamProtocol(io, socket));
+  const stopListening = onSessionEnd((end) => endSessionSockets(io, end));
+  const sweep = setInterval(() => {
+    checkSocketSessions(app).catch((err) => app.log.warn({ err }, 'socket session check failed'));
+  }, app.ctx.config.sessionSweepMs);
+  sweep.unref();
   app.addHook('onClose', async () => {
+    clearInterval(sweep);
+    stopListening();
     await io.close();
   });
   return io;
+}
+
+/**
+ * Ends the connections of sockets whose session ended. The connection itself is closed, not
+ * only the Socket.IO session, so the client reconnects on its own as it does after a network
+ * drop: without a live token it comes back anonymous and keeps its public streams, but no
+ * private event reaches it any more.
+ */
+function endSessionSockets(io: Server, end: SessionEnd): void {
+  const room = 'tokenHash' in end ? sessionRoom(end.tokenHash) : userRoom(end.userId);
+  for (const id of io.sockets.adapter.rooms.get(room) ?? []) io.sockets.sockets.get(id)?.conn.close();
+}
+
+/**
+ * Checks the session of every logged-in socket of this process in one query and ends those
+ * that expired (idle or absolute lifetime) or were revoked where no event reached this process.
+ * Runs every `sessionSweepMs`; logout and password changes end sockets at once.
+ */
+export async function checkSocketSessions(app: FastifyInstance): Promise<void> {
+  const io = app.io;
+  const byHash = new Map<string, Socket[]>();
+  for (const socket of io.sockets.sockets.values()) {
+    const hash = socket.data.tokenHash as string | undefined;
+    if (hash) byHash.set(hash, [...(byHash.get(hash) ?? []), socket]);
+  }
+  const live = await liveSessions(app.ctx.db, [...byHash.keys()], app.ctx.config);
+  for (const [hash, sockets] of byHash) if (!live.has(hash)) for (const s of sockets) s.conn.close();
 }
 
 /** The parts of an engine.io connection `emitTogether` holds back and releases. */

@@ -418,8 +418,11 @@ export function userService(ctx: AppContext) {
     async center2(userId: number): Promise<Center2> {
       const u = await byId(db, userId);
       const [s] = await db.query<{ n: number }>(
-        'SELECT count(*)::int AS n FROM sessions WHERE user_id = $1 AND revoked_at IS NULL',
-        [userId],
+        `SELECT count(*)::int AS n FROM sessions
+          WHERE user_id = $1 AND revoked_at IS NULL
+            AND last_seen_at > now() - make_interval(secs => $2)
+            AND created_at > now() - make_interval(secs => $3)`,
+        [userId, config.sessionIdleSeconds, config.sessionMaxSeconds],
       );
       return {
         mobile_bound: u.mobile !== null,
