@@ -1,3 +1,4 @@
+import { KeyTree } from './key-tree.ts';
 import type { OrderId, OwnerId } from './types.ts';
 
 /** A resting order: a node of its price level's FIFO (an intrusive doubly linked list). */
@@ -20,6 +21,10 @@ export class Level {
   count = 0;
   head: OrderNode | null = null;
   tail: OrderNode | null = null;
+  /** The next price away from the top of the book (null: the last level of its side). */
+  worse: Level | null = null;
+  /** The next price toward the top of the book (null: the best level of its side). */
+  better: Level | null = null;
 
   /** Appends at the back of the queue (the newest order). */
   push(node: OrderNode): void {
@@ -67,76 +72,67 @@ export class Level {
 }
 
 /**
- * One side of a book: its levels in an array sorted from worst to best, so the best level is the
- * last element (matching pops it in O(1)) and a new level is placed by binary search. `keys` holds
- * each level's sort key beside it (the price for bids, minus the price for asks: always ascending),
- * so the search reads a packed array of numbers instead of following pointers.
+ * One side of a book: its levels linked from the best price to the worst (matching consumes the
+ * best and walks `worse`; the best is held, so reading it is O(1)), and a B+ tree from each price's
+ * sort key to its level (the price for bids, minus the price for asks: larger is better), through
+ * which a new level finds its place beside its neighbour and an emptied one leaves, each in
+ * O(log levels).
  */
 export class BookSide {
-  readonly levels: Level[] = [];
-  readonly keys: number[] = [];
+  /** The best level, or null when the side is empty. */
+  best: Level | null = null;
   /** Lots resting on this side. */
   total = 0;
+  private readonly index = new KeyTree<Level>();
   private readonly pool: Level[] = [];
 
   constructor(readonly bid: boolean) {}
 
-  best(): Level | undefined {
-    return this.levels[this.levels.length - 1];
-  }
-
-  /** Index of the first key >= `key`. */
-  private lowerBound(key: number): number {
-    const keys = this.keys;
-    let lo = 0;
-    let hi = keys.length;
-    // New orders mostly arrive near the top of the book: check the best end first.
-    if (hi > 0 && keys[hi - 1]! < key) return hi;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (keys[mid]! < key) lo = mid + 1;
-      else hi = mid;
-    }
-    return lo;
+  /** Number of price levels. */
+  get levelCount(): number {
+    return this.index.size;
   }
 
   /** The level at `price`, created in place if it does not exist. */
   levelAt(price: number): Level {
+    const best = this.best;
+    // Most orders join the top of the book.
+    if (best !== null && best.price === price) return best;
     const key = this.bid ? price : -price;
-    const i = this.lowerBound(key);
-    const keys = this.keys;
-    if (i < keys.length && keys[i] === key) return this.levels[i]!;
+    const found = this.index.get(key);
+    if (found !== undefined) return found;
     const level = this.pool.pop() ?? new Level();
     level.price = price;
-    if (i === keys.length) {
-      keys.push(key);
-      this.levels.push(level);
+    const { neighbour, below } = this.index.insert(key, level);
+    if (neighbour === undefined) {
+      this.best = level;
+    } else if (below) {
+      // `neighbour` is the next worse price: `level` goes right above it.
+      const up = neighbour.better;
+      level.worse = neighbour;
+      level.better = up;
+      neighbour.better = level;
+      if (up === null) this.best = level;
+      else up.worse = level;
     } else {
-      keys.splice(i, 0, key);
-      this.levels.splice(i, 0, level);
+      // `neighbour` is the next better price: `level` goes right below it.
+      const down = neighbour.worse;
+      level.better = neighbour;
+      level.worse = down;
+      neighbour.worse = level;
+      if (down !== null) down.better = level;
     }
     return level;
   }
 
-  /** Removes an empty level. */
+  /** Removes a level its caller has just emptied (the best one or any other). */
   removeLevel(level: Level): void {
-    const last = this.levels.length - 1;
-    if (this.levels[last] === level) {
-      this.levels.pop();
-      this.keys.pop();
-    } else {
-      const i = this.lowerBound(this.bid ? level.price : -level.price);
-      this.levels.splice(i, 1);
-      this.keys.splice(i, 1);
-    }
+    const { better, worse } = level;
+    if (better === null) this.best = worse;
+    else better.worse = worse;
+    if (worse !== null) worse.better = better;
+    this.index.delete(this.bid ? level.price : -level.price);
     this.release(level);
-  }
-
-  /** Removes the best level, which the caller has just emptied. */
-  popBest(): void {
-    const level = this.levels.pop();
-    this.keys.pop();
-    if (level !== undefined) this.release(level);
   }
 
   private release(level: Level): void {
@@ -144,6 +140,24 @@ export class BookSide {
     level.tail = null;
     level.total = 0;
     level.count = 0;
+    level.better = null;
+    level.worse = null;
     if (this.pool.length < 1024) this.pool.push(level);
+  }
+
+  /** The tree's own invariants and its agreement with the linked levels (tests only). */
+  check(): string | null {
+    const bad = this.index.check();
+    if (bad !== null) return bad;
+    const fromTree = this.index.entries().map(([, l]) => l);
+    const fromList: Level[] = [];
+    for (let l = this.best; l !== null; l = l.worse) {
+      if (l.worse !== null && l.worse.better !== l) return 'worse/better links disagree';
+      fromList.push(l);
+    }
+    fromList.reverse();
+    if (fromList.length !== fromTree.length) return 'list and tree differ in length';
+    for (let i = 0; i < fromList.length; i++) if (fromList[i] !== fromTree[i]) return 'list and tree differ';
+    return null;
   }
 }

@@ -1,9 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import type { BookSide } from './book-side.ts';
 import { type EngineEvent, EventLog } from './event-log.ts';
 import { OrderBook } from './order-book.ts';
 import { ReferenceBook } from './reference-book.ts';
-import type { Command, OrderId, OwnerId, Reject, RestingOrder } from './types.ts';
+import type { Command, EngineSink, OrderId, OwnerId, Reject, RestingOrder } from './types.ts';
 
 // ---- Command streams ------------------------------------------------------------------------
 // Intents are drawn by fast-check, then turned into commands with unique ids (a cancel names an
@@ -12,47 +13,50 @@ import type { Command, OrderId, OwnerId, Reject, RestingOrder } from './types.ts
 
 const side = fc.constantFrom('buy' as const, 'sell' as const);
 const owner = fc.integer({ min: 1, max: 4 });
-const intent = fc.oneof(
-  {
-    weight: 50,
-    arbitrary: fc.record({
-      k: fc.constant('limit' as const),
-      side,
-      owner,
-      price: fc.integer({ min: 95, max: 105 }),
-      qty: fc.integer({ min: 1, max: 20 }),
-    }),
-  },
-  {
-    weight: 8,
-    arbitrary: fc.record({
-      k: fc.constant('market' as const),
-      side,
-      owner,
-      qty: fc.integer({ min: 1, max: 40 }),
-    }),
-  },
-  {
-    weight: 5,
-    arbitrary: fc.record({
-      k: fc.constant('amount' as const),
-      owner,
-      amount: fc.integer({ min: 1, max: 4000 }),
-    }),
-  },
-  { weight: 20, arbitrary: fc.record({ k: fc.constant('cancel' as const), target: fc.nat() }) },
-  {
-    weight: 3,
-    arbitrary: fc.record({
-      k: fc.constant('bad' as const),
-      side,
-      owner,
-      qty: fc.constantFrom(0, -3, 1.5, Number.NaN, 2 ** 53, 5),
-      price: fc.constantFrom(100, 0, -1, 99.5, Number.POSITIVE_INFINITY),
-    }),
-  },
-  { weight: 2, arbitrary: fc.record({ k: fc.constant('dup' as const), side, owner, target: fc.nat() }) },
-);
+/** Limit prices drawn from [lo, hi]: a narrow range makes orders meet, a wide one makes many levels. */
+const intentIn = (lo: number, hi: number) =>
+  fc.oneof(
+    {
+      weight: 50,
+      arbitrary: fc.record({
+        k: fc.constant('limit' as const),
+        side,
+        owner,
+        price: fc.integer({ min: lo, max: hi }),
+        qty: fc.integer({ min: 1, max: 20 }),
+      }),
+    },
+    {
+      weight: 8,
+      arbitrary: fc.record({
+        k: fc.constant('market' as const),
+        side,
+        owner,
+        qty: fc.integer({ min: 1, max: 40 }),
+      }),
+    },
+    {
+      weight: 5,
+      arbitrary: fc.record({
+        k: fc.constant('amount' as const),
+        owner,
+        amount: fc.integer({ min: 1, max: 4000 }),
+      }),
+    },
+    { weight: 20, arbitrary: fc.record({ k: fc.constant('cancel' as const), target: fc.nat() }) },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        k: fc.constant('bad' as const),
+        side,
+        owner,
+        qty: fc.constantFrom(0, -3, 1.5, Number.NaN, 2 ** 53, 5),
+        price: fc.constantFrom(100, 0, -1, 99.5, Number.POSITIVE_INFINITY),
+      }),
+    },
+    { weight: 2, arbitrary: fc.record({ k: fc.constant('dup' as const), side, owner, target: fc.nat() }) },
+  );
+const intent = intentIn(95, 105);
 type Intent = typeof intent extends fc.Arbitrary<infer T> ? T : never;
 
 function toCommands(intents: Intent[]): Command[] {
@@ -102,6 +106,26 @@ const uniqueStreams = fc
   )
   .map(toCommands);
 
+/**
+ * Hundreds of price levels per side, so the level index splits, borrows and merges nodes; limit
+ * orders dominate and a third of them cross, so levels are also consumed from the top.
+ */
+const wideStreams = fc
+  .array(
+    fc.oneof(
+      { weight: 3, arbitrary: intentIn(1, 2000) },
+      {
+        weight: 1,
+        arbitrary: fc.record({
+          k: fc.constant('cancel' as const),
+          target: fc.nat(),
+        }),
+      },
+    ),
+    { minLength: 1, maxLength: 1500, size: 'max' },
+  )
+  .map(toCommands);
+
 /** Runs commands, checking after each that the book is not crossed and its totals add up. */
 function run(book: OrderBook, log: EventLog, cmds: Command[]) {
   const perCommand: EngineEvent[][] = [];
@@ -114,6 +138,15 @@ function run(book: OrderBook, log: EventLog, cmds: Command[]) {
     if (bid !== undefined && ask !== undefined) expect(bid).toBeLessThan(ask);
   }
   return { perCommand, rejects };
+}
+
+/** A sink that throws at its event number `n` (from 0). */
+function throwingSink(n: number): EngineSink {
+  let seen = 0;
+  const hit = () => {
+    if (seen++ === n) throw new Error('sink down');
+  };
+  return { accepted: hit, fill: hit, rested: hit, done: hit };
 }
 
 function fresh() {
@@ -139,6 +172,64 @@ describe('OrderBook properties', { timeout: 60_000 }, () => {
         expect(sortById(book.orders())).toEqual(sortById(ref.resting));
       }),
       runs,
+    );
+  });
+
+  it("emits the reference book's events on a book of hundreds of levels, its level index intact", () => {
+    fc.assert(
+      fc.property(wideStreams, (cmds) => {
+        const { book, log } = fresh();
+        const ref = new ReferenceBook();
+        const sides = book as unknown as Record<'bids' | 'asks', BookSide>;
+        for (const c of cmds) {
+          const expected: EngineEvent[] = [];
+          expect(book.apply(c)).toBe(ref.apply(c, expected));
+          expect(log.take()).toEqual(expected);
+        }
+        expect(sides.bids.check()).toBeNull();
+        expect(sides.asks.check()).toBeNull();
+        const sortById = (a: RestingOrder[]) => [...a].sort((x, y) => x.seq - y.seq);
+        expect(sortById(book.orders())).toEqual(sortById(ref.resting));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('leaves the book exactly as it was when the sink throws at any event of a command', () => {
+    fc.assert(
+      fc.property(fc.oneof(streams, wideStreams), fc.nat(), (cmds, pick) => {
+        const { book, log } = fresh();
+        const ref = new ReferenceBook();
+        const sides = book as unknown as Record<'bids' | 'asks', BookSide>;
+        const state = () => ({
+          orders: book.orders(),
+          depth: book.depth(10_000),
+          bid: book.bestBid(),
+          ask: book.bestAsk(),
+          seq: book.lastSeq,
+          size: book.size,
+          buy: book.sideTotal('buy'),
+          sell: book.sideTotal('sell'),
+        });
+        cmds.forEach((c, i) => {
+          const expected: EngineEvent[] = [];
+          const refReject = ref.apply(c, expected);
+          // Every few commands, a sink that fails at one of the command's events.
+          if (expected.length > 0 && (i + pick) % 3 === 0) {
+            const failAt = (pick + i) % expected.length;
+            const before = state();
+            book.setSink(throwingSink(failAt));
+            expect(() => book.apply(c)).toThrow('sink down');
+            expect(state()).toEqual(before);
+            book.setSink(log);
+          }
+          expect(book.apply(c)).toBe(refReject);
+          expect(log.take()).toEqual(expected);
+        });
+        expect(sides.bids.check()).toBeNull();
+        expect(sides.asks.check()).toBeNull();
+      }),
+      { numRuns: 100 },
     );
   });
 

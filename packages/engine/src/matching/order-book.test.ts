@@ -407,3 +407,83 @@ describe('apply', () => {
     ]);
   });
 });
+
+describe('a sink that throws', () => {
+  /** A sink that records like the log but throws at its event number `n` (from 0). */
+  const failingAt = (n: number) => {
+    const inner = new EventLog();
+    let seen = 0;
+    const hit = () => {
+      if (seen++ === n) throw new Error('sink down');
+    };
+    return {
+      accepted(...a: Parameters<EventLog['accepted']>) {
+        hit();
+        inner.accepted(...a);
+      },
+      fill(...a: Parameters<EventLog['fill']>) {
+        hit();
+        inner.fill(...a);
+      },
+      rested(...a: Parameters<EventLog['rested']>) {
+        hit();
+        inner.rested(...a);
+      },
+      done(...a: Parameters<EventLog['done']>) {
+        hit();
+        inner.done(...a);
+      },
+    };
+  };
+  const state = () => ({
+    depth: book.depth(100),
+    orders: book.orders(),
+    bid: book.bestBid(),
+    ask: book.bestAsk(),
+    seq: book.lastSeq,
+    sell: book.sideTotal('sell'),
+  });
+  const commands = {
+    'a limit buy that fills one maker, part of the next and rests': () =>
+      book.placeLimit('t', 9, 'buy', 101, 10),
+    'a market buy that sweeps both levels and cancels its own order on the way': () =>
+      book.placeMarket('t', 1, 'buy', 20),
+    'a market buy by amount': () => book.placeMarketBuyAmount('t', 9, 700),
+    'a cancel': () => book.cancel('a2'),
+  };
+
+  for (const [name, run] of Object.entries(commands)) {
+    it(`at any event of ${name}: the book stays exactly as it was, and the command then runs normally`, () => {
+      seed(
+        ['a1', 2, 'sell', 100, 5],
+        ['own', 1, 'sell', 100, 1],
+        ['a2', 3, 'sell', 101, 4],
+        ['a3', 4, 'sell', 102, 2],
+      );
+      seed(['b1', 5, 'buy', 98, 3]);
+      const before = state();
+      // How many events the command sends when nothing fails.
+      const probe = new OrderBook(new EventLog());
+      for (const o of book.orders()) probe.restore(o);
+      probe.advanceSeq(book.lastSeq);
+      const probeLog = new EventLog();
+      probe.setSink(probeLog);
+      const swapped = book;
+      book = probe;
+      run();
+      book = swapped;
+      const events = probeLog.take();
+      expect(events.length).toBeGreaterThan(0);
+      for (let n = 0; n < events.length; n++) {
+        book.setSink(failingAt(n));
+        expect(run).toThrow('sink down');
+        expect(state()).toEqual(before);
+      }
+      // The maker that was being filled when the sink failed is whole again, and a working sink
+      // gets the same events as the book that never saw a failure.
+      book.setSink(log);
+      expect(run()).toBeNull();
+      expect(log.take()).toEqual(events);
+    });
+  }
+});

@@ -93,19 +93,21 @@ export class OrderBook {
     const own = bid ? this.bids : this.asks;
     // Whatever rests must keep this side's total a safe integer.
     if (own.total + qty > MAX) return 'too_large';
-    const seq = ++this.seq;
+    const seq = this.seq + 1;
     const sink = this.sink;
     sink.accepted(id, seq);
-    const remaining = this.matchQty(id, owner, bid, price, qty);
-    if (remaining === 0) {
-      sink.done(id, 'filled', 0);
-      return null;
+    const remaining = this.planQty(id, owner, bid, price, qty);
+    if (remaining === 0) sink.done(id, 'filled', 0);
+    else sink.rested(id, price, remaining);
+    // Every event is out; only now does the book change (a sink that threw left it as it was).
+    this.seq = seq;
+    this.consume(bid ? this.asks : this.bids);
+    if (remaining > 0) {
+      const node = this.node(id, owner, bid, price, remaining, seq);
+      own.levelAt(price).push(node);
+      own.total += remaining;
+      this.byId.set(id, node);
     }
-    const node = this.node(id, owner, bid, price, remaining, seq);
-    own.levelAt(price).push(node);
-    own.total += remaining;
-    this.byId.set(id, node);
-    sink.rested(id, price, remaining);
     return null;
   }
 
@@ -115,9 +117,12 @@ export class OrderBook {
     if (bad !== null) return bad;
     const bid = side === 'buy';
     const sink = this.sink;
-    sink.accepted(id, ++this.seq);
-    const remaining = this.matchQty(id, owner, bid, bid ? Infinity : -Infinity, qty);
+    const seq = this.seq + 1;
+    sink.accepted(id, seq);
+    const remaining = this.planQty(id, owner, bid, bid ? Infinity : -Infinity, qty);
     sink.done(id, remaining === 0 ? 'filled' : 'unfilled', remaining);
+    this.seq = seq;
+    this.consume(bid ? this.asks : this.bids);
     return null;
   }
 
@@ -131,8 +136,11 @@ export class OrderBook {
     const bad = this.check(id, owner, 'buy', 1);
     if (bad !== null) return bad;
     if (!isCount(amount)) return 'invalid_amount';
-    this.sink.accepted(id, ++this.seq);
-    this.matchAmount(id, owner, amount);
+    const seq = this.seq + 1;
+    this.sink.accepted(id, seq);
+    this.planAmount(id, owner, amount);
+    this.seq = seq;
+    this.consume(this.asks);
     return null;
   }
 
@@ -159,9 +167,8 @@ export class OrderBook {
   cancel(id: OrderId): Reject | null {
     const node = this.byId.get(id);
     if (node === undefined) return 'unknown_order';
-    const remaining = node.remaining;
+    this.sink.done(id, 'cancelled', node.remaining);
     this.removeResting(node);
-    this.sink.done(id, 'cancelled', remaining);
     return null;
   }
 
@@ -179,8 +186,8 @@ export class OrderBook {
     const bid = side === 'buy';
     const own = bid ? this.bids : this.asks;
     if (own.total + remaining > MAX) return 'too_large';
-    const other = (bid ? this.asks : this.bids).best();
-    if (other !== undefined && (bid ? price >= other.price : price <= other.price)) return 'would_cross';
+    const other = (bid ? this.asks : this.bids).best;
+    if (other !== null && (bid ? price >= other.price : price <= other.price)) return 'would_cross';
     const node = this.node(id, owner, bid, price, remaining, seq);
     own.levelAt(price).insertBySeq(node);
     own.total += remaining;
@@ -207,11 +214,11 @@ export class OrderBook {
   }
 
   bestBid(): number | undefined {
-    return this.bids.best()?.price;
+    return this.bids.best?.price;
   }
 
   bestAsk(): number | undefined {
-    return this.asks.best()?.price;
+    return this.asks.best?.price;
   }
 
   /** The top `levels` prices of each side, aggregated, best first. */
@@ -223,8 +230,8 @@ export class OrderBook {
   orders(): RestingOrder[] {
     const out: RestingOrder[] = [];
     for (const side of [this.bids, this.asks]) {
-      for (let i = side.levels.length - 1; i >= 0; i--) {
-        for (let n = side.levels[i]!.head; n !== null; n = n.next) out.push(toResting(n));
+      for (let level = side.best; level !== null; level = level.worse) {
+        for (let n = level.head; n !== null; n = n.next) out.push(toResting(n));
       }
     }
     return out;
@@ -244,8 +251,7 @@ export class OrderBook {
     const opp = side === 'buy' ? this.asks : this.bids;
     let left = qty;
     let amount = 0n;
-    for (let i = opp.levels.length - 1; i >= 0 && left > 0; i--) {
-      const level = opp.levels[i]!;
+    for (let level = opp.best; level !== null && left > 0; level = level.worse) {
       let atLevel = 0;
       for (let n = level.head; n !== null && left > 0; n = n.next) {
         if (n.owner === owner) continue;
@@ -282,8 +288,7 @@ export class OrderBook {
     // Amount orders spend at most `units`: at the best prices that buys the fewest lots' worth of
     // book (the prefix costing `units`), and the quantity orders take `lots` more after it.
     let target = units > 0n ? -1 : lots;
-    for (let i = opp.levels.length - 1; i >= 0; i--) {
-      const level = opp.levels[i]!;
+    for (let level = opp.best; level !== null; level = level.worse) {
       if (limit !== null && (takerSide === 'buy' ? level.price > limit : level.price < limit)) break;
       for (let n = level.head; n !== null; n = n.next) {
         if (target >= 0 && taken >= target) return [...owners];
@@ -310,50 +315,66 @@ export class OrderBook {
     return null;
   }
 
-  /**
-   * Takes up to `qty` lots from the other side at prices no worse than `limit`; returns what is
-   * left. No allocation: fills go to the sink as arguments, spent nodes and levels go back to pools.
+  /*
+   * Matching runs in two passes so that a sink that throws leaves the book as it was. The plan
+   * walks the other side from its best order without changing anything and sends every event;
+   * only when the command's last event is out does `consume` apply what the plan walked. The walk
+   * is strictly in priority order and every order it passes leaves the book (filled, or cancelled
+   * by self-trade prevention) except perhaps the last one, so the plan need only count the orders
+   * it walked and say what the last one keeps.
    */
-  private matchQty(takerId: OrderId, owner: OwnerId, bid: boolean, limit: number, qty: number): number {
-    const opp = bid ? this.asks : this.bids;
-    const levels = opp.levels;
+
+  /** Orders the last plan walked. */
+  private walked = 0;
+  /** Lots the last walked order keeps (0: it leaves the book). */
+  private lastKeeps = 0;
+
+  /**
+   * Plans taking up to `qty` lots from the other side at prices no worse than `limit` and sends
+   * the makers' events; returns what the taker has left. No allocation: fills go to the sink as
+   * arguments.
+   */
+  private planQty(takerId: OrderId, owner: OwnerId, bid: boolean, limit: number, qty: number): number {
     const sink = this.sink;
     let remaining = qty;
-    while (remaining > 0 && levels.length > 0) {
-      const level = levels[levels.length - 1]!;
+    let walked = 0;
+    let keeps = 0;
+    for (
+      let level = (bid ? this.asks : this.bids).best;
+      level !== null && remaining > 0;
+      level = level.worse
+    ) {
       const price = level.price;
       if (bid ? price > limit : price < limit) break;
-      let node = level.head;
-      while (node !== null && remaining > 0) {
-        const next = node.next;
+      for (let node = level.head; node !== null && remaining > 0; node = node.next) {
+        walked++;
+        const have = node.remaining;
         if (node.owner === owner) {
-          this.selfTrade(node);
+          keeps = 0;
+          sink.done(node.id, 'self_trade', have);
         } else {
-          const have = node.remaining;
           const q = Math.min(have, remaining);
-          node.remaining = have - q;
           remaining -= q;
-          level.total -= q;
-          opp.total -= q;
-          sink.fill(node.id, takerId, price, q, have - q, remaining);
-          if (have === q) this.retire(node, level);
+          keeps = have - q;
+          sink.fill(node.id, takerId, price, q, keeps, remaining);
+          if (keeps === 0) sink.done(node.id, 'filled', 0);
         }
-        node = next;
       }
-      if (level.count === 0) opp.popBest();
     }
+    this.walked = walked;
+    this.lastKeeps = keeps;
     return remaining;
   }
 
-  private matchAmount(takerId: OrderId, owner: OwnerId, amount: number): void {
-    const opp = this.asks;
-    const levels = opp.levels;
+  /** Plans a market buy by amount against the asks and sends all its events, the taker's `done` last. */
+  private planAmount(takerId: OrderId, owner: OwnerId, amount: number): void {
     const sink = this.sink;
     let left = amount;
     let traded = false;
     let bounded = false;
-    while (levels.length > 0) {
-      const level = levels[levels.length - 1]!;
+    let walked = 0;
+    let keeps = 0;
+    for (let level = this.asks.best; level !== null; level = level.worse) {
       const price = level.price;
       // Whole lots the amount left pays for at this price (exact: `%` on integers is exact).
       let lots = (left - (left % price)) / price;
@@ -361,50 +382,51 @@ export class OrderBook {
         bounded = true;
         break;
       }
-      let node = level.head;
-      while (node !== null && lots > 0) {
-        const next = node.next;
+      for (let node = level.head; node !== null && lots > 0; node = node.next) {
+        walked++;
+        const have = node.remaining;
         if (node.owner === owner) {
-          this.selfTrade(node);
+          keeps = 0;
+          sink.done(node.id, 'self_trade', have);
         } else {
-          const have = node.remaining;
           const q = Math.min(have, lots);
-          node.remaining = have - q;
           lots -= q;
           left -= q * price;
-          level.total -= q;
-          opp.total -= q;
+          keeps = have - q;
           traded = true;
-          sink.fill(node.id, takerId, price, q, have - q, left);
-          if (have === q) this.retire(node, level);
+          sink.fill(node.id, takerId, price, q, keeps, left);
+          if (keeps === 0) sink.done(node.id, 'filled', 0);
         }
-        node = next;
       }
-      if (level.count === 0) opp.popBest();
       if (lots === 0) {
         bounded = true;
         break;
       }
     }
+    this.walked = walked;
+    this.lastKeeps = keeps;
     sink.done(takerId, traded && bounded ? 'filled' : 'unfilled', left);
   }
 
-  /** A resting order of the taker's own owner: cancelled (self-trade prevention). */
-  private selfTrade(node: OrderNode): void {
-    const id = node.id;
-    const remaining = node.remaining;
-    const level = node.level!;
-    level.total -= remaining;
-    (node.bid ? this.bids : this.asks).total -= remaining;
-    this.unlinkAndFree(node, level);
-    this.sink.done(id, 'self_trade', remaining);
-  }
-
-  /** A maker that has just been filled completely. Its level is emptied by the caller. */
-  private retire(node: OrderNode, level: Level): void {
-    const id = node.id;
-    this.unlinkAndFree(node, level);
-    this.sink.done(id, 'filled', 0);
+  /** Applies the last plan to `side`: its walked orders leave, the last one perhaps keeping some lots. */
+  private consume(side: BookSide): void {
+    let walked = this.walked;
+    this.walked = 0;
+    while (walked > 0) {
+      const level = side.best!;
+      const node = level.head!;
+      if (--walked === 0 && this.lastKeeps > 0) {
+        const q = node.remaining - this.lastKeeps;
+        node.remaining = this.lastKeeps;
+        level.total -= q;
+        side.total -= q;
+        return;
+      }
+      level.total -= node.remaining;
+      side.total -= node.remaining;
+      this.unlinkAndFree(node, level);
+      if (level.count === 0) side.removeLevel(level);
+    }
   }
 
   /** Removes a resting order with what it still had, and its level if that empties it. */
@@ -437,8 +459,7 @@ function toResting(n: OrderNode): RestingOrder {
 
 function topLevels(side: BookSide, count: number): DepthLevel[] {
   const out: DepthLevel[] = [];
-  for (let i = side.levels.length - 1; i >= 0 && out.length < count; i--) {
-    const l = side.levels[i]!;
+  for (let l = side.best; l !== null && out.length < count; l = l.worse) {
     out.push({ price: l.price, qty: l.total, orders: l.count });
   }
   return out;

@@ -1,0 +1,248 @@
+/**
+ * An ordered map from numeric keys to values: a B+ tree whose nodes hold at most `FANOUT` keys
+ * (leaves) or children (inner nodes) and, the root aside, at least half as many. Lookup, insert and
+ * delete descend one path, so each is O(log n) with a small base (three levels hold 30k keys, four
+ * hold a million), and each node's keys are a short packed array searched by bisection.
+ *
+ * The book uses it to place a new price level next to its neighbour and to drop an emptied one;
+ * the levels themselves are linked in price order (see BookSide), so walking the book never
+ * touches the tree.
+ */
+
+const FANOUT = 32;
+const HALF = FANOUT >> 1;
+
+class Leaf<V> {
+  readonly keys: number[] = [];
+  readonly vals: V[] = [];
+}
+
+/** `keys[i]` separates `kids[i]` (all keys < it) from `kids[i + 1]` (all keys ≥ it). */
+class Inner<V> {
+  keys: number[] = [];
+  kids: Node<V>[] = [];
+}
+
+type Node<V> = Leaf<V> | Inner<V>;
+
+const sizeOf = <V>(n: Node<V>): number => (n instanceof Leaf ? n.keys.length : n.kids.length);
+
+/** First index whose key is ≥ `key`. */
+function lowerBound(keys: number[], key: number): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** First index whose key is > `key`: the child of an inner node that may hold `key`. */
+function upperBound(keys: number[], key: number): number {
+  let lo = 0;
+  let hi = keys.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (keys[mid]! <= key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export class KeyTree<V> {
+  private root: Node<V> = new Leaf<V>();
+  private count = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  get(key: number): V | undefined {
+    let node = this.root;
+    while (node instanceof Inner) node = node.kids[upperBound(node.keys, key)]!;
+    const i = lowerBound(node.keys, key);
+    return node.keys[i] === key ? node.vals[i] : undefined;
+  }
+
+  /**
+   * Adds `key` (which must not be present) and returns a value next to it in key order: the one
+   * just below it when that sits in the same leaf, else the one just above (`below` says which);
+   * undefined only when the tree was empty. A non-root leaf is never empty, so one of the two is
+   * always in the leaf the key lands in and no second descent is needed.
+   */
+  insert(key: number, val: V): { neighbour: V | undefined; below: boolean } {
+    const out = { neighbour: undefined as V | undefined, below: false };
+    const split = this.insertIn(this.root, key, val, out);
+    if (split !== null) {
+      const root = new Inner<V>();
+      root.keys.push(split.sep);
+      root.kids.push(this.root, split.node);
+      this.root = root;
+    }
+    this.count++;
+    return out;
+  }
+
+  private insertIn(
+    node: Node<V>,
+    key: number,
+    val: V,
+    out: { neighbour: V | undefined; below: boolean },
+  ): { sep: number; node: Node<V> } | null {
+    if (node instanceof Leaf) {
+      const i = lowerBound(node.keys, key);
+      if (i > 0) {
+        out.neighbour = node.vals[i - 1];
+        out.below = true;
+      } else if (node.keys.length > 0) {
+        out.neighbour = node.vals[0];
+        out.below = false;
+      }
+      node.keys.splice(i, 0, key);
+      node.vals.splice(i, 0, val);
+      if (node.keys.length <= FANOUT) return null;
+      const right = new Leaf<V>();
+      right.keys.push(...node.keys.splice(HALF));
+      right.vals.push(...node.vals.splice(HALF));
+      return { sep: right.keys[0]!, node: right };
+    }
+    const j = upperBound(node.keys, key);
+    const split = this.insertIn(node.kids[j]!, key, val, out);
+    if (split === null) return null;
+    node.keys.splice(j, 0, split.sep);
+    node.kids.splice(j + 1, 0, split.node);
+    if (node.kids.length <= FANOUT) return null;
+    // FANOUT + 1 children: the left keeps HALF + 1, the key between the halves moves up.
+    const right = new Inner<V>();
+    right.kids = node.kids.splice(HALF + 1);
+    right.keys = node.keys.splice(HALF + 1);
+    const sep = node.keys.pop()!;
+    return { sep, node: right };
+  }
+
+  /** Removes `key`; false if it was not there. */
+  delete(key: number): boolean {
+    if (!this.deleteIn(this.root, key)) return false;
+    this.count--;
+    const root = this.root;
+    if (root instanceof Inner && root.kids.length === 1) this.root = root.kids[0]!;
+    return true;
+  }
+
+  private deleteIn(node: Node<V>, key: number): boolean {
+    if (node instanceof Leaf) {
+      const i = lowerBound(node.keys, key);
+      if (node.keys[i] !== key) return false;
+      node.keys.splice(i, 1);
+      node.vals.splice(i, 1);
+      return true;
+    }
+    const j = upperBound(node.keys, key);
+    const kid = node.kids[j]!;
+    if (!this.deleteIn(kid, key)) return false;
+    if (sizeOf(kid) < HALF) this.refill(node, j);
+    return true;
+  }
+
+  /** `parent.kids[j]` has one entry too few: borrow one from a sibling, or merge with it. */
+  private refill(parent: Inner<V>, j: number): void {
+    const kid = parent.kids[j]!;
+    const left = j > 0 ? parent.kids[j - 1]! : null;
+    const right = j + 1 < parent.kids.length ? parent.kids[j + 1]! : null;
+    if (left !== null && sizeOf(left) > HALF) {
+      if (kid instanceof Leaf) {
+        const l = left as Leaf<V>;
+        kid.keys.unshift(l.keys.pop()!);
+        kid.vals.unshift(l.vals.pop()!);
+        parent.keys[j - 1] = kid.keys[0]!;
+      } else {
+        const l = left as Inner<V>;
+        kid.kids.unshift(l.kids.pop()!);
+        kid.keys.unshift(parent.keys[j - 1]!);
+        parent.keys[j - 1] = l.keys.pop()!;
+      }
+      return;
+    }
+    if (right !== null && sizeOf(right) > HALF) {
+      if (kid instanceof Leaf) {
+        const r = right as Leaf<V>;
+        kid.keys.push(r.keys.shift()!);
+        kid.vals.push(r.vals.shift()!);
+        parent.keys[j] = r.keys[0]!;
+      } else {
+        const r = right as Inner<V>;
+        kid.kids.push(r.kids.shift()!);
+        kid.keys.push(parent.keys[j]!);
+        parent.keys[j] = r.keys.shift()!;
+      }
+      return;
+    }
+    // Both siblings at the minimum: merge the pair (HALF − 1 + HALF entries fit in one node).
+    const i = left !== null ? j - 1 : j;
+    const a = parent.kids[i]!;
+    const b = parent.kids[i + 1]!;
+    if (a instanceof Leaf) {
+      const bl = b as Leaf<V>;
+      a.keys.push(...bl.keys);
+      a.vals.push(...bl.vals);
+    } else {
+      const bi = b as Inner<V>;
+      a.keys.push(parent.keys[i]!, ...bi.keys);
+      a.kids.push(...bi.kids);
+    }
+    parent.keys.splice(i, 1);
+    parent.kids.splice(i + 1, 1);
+  }
+
+  /** Every entry in ascending key order (tests and diagnostics; allocates). */
+  entries(): [number, V][] {
+    const out: [number, V][] = [];
+    const walk = (n: Node<V>) => {
+      if (n instanceof Leaf) for (let i = 0; i < n.keys.length; i++) out.push([n.keys[i]!, n.vals[i]!]);
+      else for (const k of n.kids) walk(k);
+    };
+    walk(this.root);
+    return out;
+  }
+
+  /** Checks the tree's invariants (for tests); returns a description of the first one broken, or null. */
+  check(): string | null {
+    let leafDepth = -1;
+    let seen = 0;
+    const walk = (n: Node<V>, depth: number, lo: number, hi: number, isRoot: boolean): string | null => {
+      const size = sizeOf(n);
+      if (size > FANOUT) return `node of ${size} > ${FANOUT}`;
+      if (!isRoot && size < HALF) return `node of ${size} < ${HALF}`;
+      for (let i = 0; i < n.keys.length; i++) {
+        const k = n.keys[i]!;
+        if (k < lo || k >= hi) return `key ${k} outside [${lo}, ${hi})`;
+        if (i > 0 && n.keys[i - 1]! >= k) return 'keys not ascending';
+      }
+      if (n instanceof Leaf) {
+        if (n.vals.length !== n.keys.length) return 'keys and values differ in length';
+        if (leafDepth < 0) leafDepth = depth;
+        else if (leafDepth !== depth) return 'leaves at different depths';
+        seen += n.keys.length;
+        return null;
+      }
+      if (n.keys.length !== n.kids.length - 1) return 'inner keys ≠ children − 1';
+      if (isRoot && n.kids.length < 2) return 'inner root with one child';
+      for (let i = 0; i < n.kids.length; i++) {
+        const bad = walk(
+          n.kids[i]!,
+          depth + 1,
+          i === 0 ? lo : n.keys[i - 1]!,
+          i === n.keys.length ? hi : n.keys[i]!,
+          false,
+        );
+        if (bad !== null) return bad;
+      }
+      return null;
+    };
+    const bad = walk(this.root, 0, -Infinity, Infinity, true);
+    if (bad !== null) return bad;
+    return seen === this.count ? null : `size ${this.count} but ${seen} keys`;
+  }
+}
