@@ -35,11 +35,11 @@ beforeAll(async () => {
   // logged in, as the app itself stores it
   await page.goto(`${server.base}/h5/`);
   await page.evaluate(
-    ([t, u]) => {
+    ({ t, u }) => {
       localStorage.setItem('token', t);
       localStorage.setItem('user', u);
     },
-    [token, JSON.stringify(user)],
+    { t: token, u: JSON.stringify(user) },
   );
 });
 
