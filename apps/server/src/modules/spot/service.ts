@@ -48,6 +48,13 @@ const GATHER_MS = 4;
 /** Inputs stop below NUMERIC(36,18)'s 18 integer digits. */
 const MAX_INPUT = dec('1000000000000000');
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/**
+ * A halted market (its book could not be read back after a failed batch) tries to reload every
+ * RELOAD_FIRST_MS, doubling up to RELOAD_MAX_MS: soon after the database is back, without
+ * hammering it while it is not.
+ */
+const RELOAD_FIRST_MS = 250;
+const RELOAD_MAX_MS = 5000;
 
 type CancelReason = 'user' | 'unfilled' | 'self_trade';
 
@@ -276,6 +283,15 @@ export function createSpotService(
     readonly open = new Map<number, Order>();
     private queue: Request[] = [];
     private running: Promise<void> | null = null;
+    /**
+     * Set when a failed batch's book could not be read back: memory may hold what the
+     * database rolled back, so nothing is matched, placed or cancelled here (and no depth is
+     * shown) until a reload succeeds.
+     */
+    halted = false;
+    /** The engine's sequence must not go back below what the failed batch handed out. */
+    private haltSeq = 0;
+    private reloadTimer: NodeJS.Timeout | null = null;
 
     constructor(readonly market: Market) {
       this.book = new OrderBook(this.log);
@@ -348,16 +364,18 @@ export function createSpotService(
       });
     }
 
-    /** Rebuilds the book from the database's open orders, in time priority. */
+    /**
+     * Rebuilds the book from the database's open orders, in time priority. Read and built
+     * aside first: if either fails, the desk is left as it was (the caller halts it).
+     */
     async restore(q: Queryable = db): Promise<void> {
-      for (const id of this.open.keys()) where.delete(id);
-      this.open.clear();
-      this.log.take();
-      this.book = new OrderBook(this.log);
       const rows = await q.query<OrderRow>(
         `SELECT ${ORDER_COLUMNS} FROM spot_orders WHERE market_id = $1 AND status = 'waiting' ORDER BY spot_orders.seq`,
         [this.market.id],
       );
+      this.log.take();
+      const book = new OrderBook(this.log);
+      const open = new Map<number, Order>();
       let maxSeq = 0;
       for (const r of rows) {
         const o = fromRow(r, this.market);
@@ -366,7 +384,7 @@ export function createSpotService(
         const err =
           remaining === null
             ? 'bad remaining'
-            : this.book.restore({
+            : book.restore({
                 id: o.id,
                 owner: o.userId,
                 side: o.side,
@@ -375,12 +393,54 @@ export function createSpotService(
                 seq: o.seq,
               });
         if (err) throw new Error(`spot: cannot restore order ${o.id} of ${this.market.symbol}: ${err}`);
-        this.open.set(o.id, o);
-        where.set(o.id, this);
+        open.set(o.id, o);
         maxSeq = Math.max(maxSeq, o.seq);
       }
-      this.book.advanceSeq(maxSeq);
+      book.advanceSeq(maxSeq);
       this.log.take();
+      for (const id of this.open.keys()) where.delete(id);
+      this.open.clear();
+      for (const [id, o] of open) {
+        this.open.set(id, o);
+        where.set(id, this);
+      }
+      this.book = book;
+    }
+
+    /** Stops the market until the book is read back; retries with back-off (see RELOAD_FIRST_MS). */
+    private halt(seq: number): void {
+      this.haltSeq = Math.max(this.haltSeq, seq);
+      if (!this.halted) {
+        this.halted = true;
+        log.error({ market: this.market.symbol }, 'spot: market halted until its book can be read back');
+        market.publishDepth(this.market.symbol);
+      }
+      if (this.reloadTimer) return;
+      let wait = RELOAD_FIRST_MS;
+      const attempt = () => {
+        this.reloadTimer = null;
+        if (closed) return;
+        this.restore().then(
+          () => {
+            this.book.advanceSeq(this.haltSeq);
+            this.halted = false;
+            log.warn({ market: this.market.symbol }, 'spot: book read back, market resumed');
+            market.publishDepth(this.market.symbol);
+          },
+          (err) => {
+            log.error({ err, market: this.market.symbol }, 'spot: book reload failed, market still halted');
+            wait = Math.min(wait * 2, RELOAD_MAX_MS);
+            if (!closed) this.reloadTimer = setTimeout(attempt, wait);
+          },
+        );
+      };
+      this.reloadTimer = setTimeout(attempt, wait);
+    }
+
+    /** No more reload attempts (the service is stopping). */
+    stopReloading(): void {
+      if (this.reloadTimer) clearTimeout(this.reloadTimer);
+      this.reloadTimer = null;
     }
 
     /**
@@ -397,6 +457,11 @@ export function createSpotService(
       const lastSeq = this.book.lastSeq;
       let committed!: (ok: boolean) => void;
       for (let attempt = 1; ; ) {
+        if (this.halted) {
+          // The book may disagree with the database: nothing of this batch was done.
+          for (const req of batch) req.reject(haltedError(this.market));
+          return;
+        }
         const attemptCommitted = signal<boolean>();
         me.committed = attemptCommitted.promise;
         committed = attemptCommitted.resolve;
@@ -424,13 +489,15 @@ export function createSpotService(
             { err: e, market: this.market.symbol, requests: batch.length },
             again ? 'spot batch failed, running it again' : 'spot batch failed',
           );
-          // Memory may hold what the rolled-back transaction did: read the book back.
+          // Memory may hold what the rolled-back transaction did: read the book back, and
+          // if that fails too, halt the market until a reload succeeds.
           try {
             await this.restore();
             this.book.advanceSeq(lastSeq);
           } catch (e2) {
             log.error({ err: e2 }, 'spot: book restore failed');
             again = false;
+            this.halt(lastSeq);
           }
           if (again) {
             attempt++;
@@ -870,6 +937,8 @@ export function createSpotService(
     }
 
     depth(levels: number): Depth {
+      // A halted book may show orders the database does not have.
+      if (this.halted) return { bids: [], asks: [] };
       const d = this.book.depth(levels);
       const conv = (l: { price: number; qty: number }) => ({
         price: priceOf(this.market, l.price).toFixed(),
@@ -883,6 +952,10 @@ export function createSpotService(
     const d = desks.get(m.id);
     if (!d) throw new AppError('NOT_FOUND', 'spot.unknownMarket', { symbol: m.symbol }, 'symbol');
     return d;
+  }
+
+  function haltedError(m: Market): AppError {
+    return new AppError('CONFLICT', 'spot.marketHalted', { market: `${m.base}/${m.quote}` });
   }
 
   /** The rules of spec §8 that need no book: sides, types, the grid, the minimum. */
@@ -900,6 +973,7 @@ export function createSpotService(
     } catch {
       throw new AppError('NOT_FOUND', 'spot.unknownMarket', { symbol: body.symbol.slice(0, 30) }, 'symbol');
     }
+    if (desk(m).halted) throw haltedError(m);
     const qtyRequired = side === 'buy' ? 'spot.qtyRequiredBuy' : 'spot.qtyRequiredSell';
     const number = (v: string | undefined, field: string, requiredKey: string): string | null => {
       const s = (v ?? '').trim();
@@ -1050,6 +1124,7 @@ export function createSpotService(
     /** Waits for every queued request to be answered, then refuses new ones. */
     async stop(): Promise<void> {
       closed = true;
+      for (const d of desks.values()) d.stopReloading();
       await Promise.all([...desks.values()].map((d) => d.idle()));
     },
 
@@ -1067,14 +1142,17 @@ export function createSpotService(
       const orderId = Number(s);
       const d = deskOfOpen(userId, orderId);
       if (!d) {
-        const [row] = await db.query<{ user_id: number; status: OrderStatus }>(
-          'SELECT user_id, status FROM spot_orders WHERE id = $1',
+        const [row] = await db.query<{ user_id: number; status: OrderStatus; market_id: number }>(
+          'SELECT user_id, status, market_id FROM spot_orders WHERE id = $1',
           [orderId],
         );
         // Someone else's order is answered as unknown: ids are not a way to learn about others.
         if (!row || row.user_id !== userId) throw new AppError('NOT_FOUND', 'spot.orderNotFound', {}, 'id');
+        const halted = [...desks.values()].find((x) => x.market.id === row.market_id && x.halted);
+        if (halted) throw haltedError(halted.market);
         throw new AppError('CONFLICT', 'spot.orderFinished', {}, 'id');
       }
+      if (d.halted) throw haltedError(d.market);
       if (closed) throw new AppError('CONFLICT', 'spot.retry');
       return queueCancel(d, userId, orderId);
     },
@@ -1110,7 +1188,7 @@ export function createSpotService(
     /** Resting orders of a user on a market (the market maker refreshes its quotes with it). */
     openOrders(userId: number, marketId: number): { id: number; side: OrderSide; price: string }[] {
       const d = desks.get(marketId);
-      if (!d) return [];
+      if (!d || d.halted) return [];
       return [...d.open.values()]
         .filter((o) => o.userId === userId)
         .map((o) => ({ id: o.id, side: o.side, price: o.price! }));
@@ -1155,6 +1233,11 @@ export function createSpotService(
         return toApi(o);
       });
       return { list, page: paging.page, limit: paging.limit, total };
+    },
+
+    /** Whether a market is halted until its book can be read back (see Desk.halted). */
+    halted(marketId: number): boolean {
+      return desks.get(marketId)?.halted ?? false;
     },
 
     /** Every queued request answered (tests). */
