@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { openDb } from '../../db/client.ts';
 import { migrate } from '../../db/migrate.ts';
 import { verifyLedger } from '../../ledger/verify.ts';
-import { postForm, seedTraders, startServer } from './load.ts';
+import { freePort, postForm, seedTraders, startServer } from './load.ts';
 
 /**
  * The real thing: a server process killed with SIGKILL in the middle of an order load, then
@@ -15,7 +15,7 @@ import { postForm, seedTraders, startServer } from './load.ts';
  * lost or doubled, the frozen funds match the open orders, the book is rebuilt from them, and
  * the ledger verifies.
  */
-describe('SIGKILL under order load', { timeout: 120_000 }, () => {
+describe('SIGKILL under order load', { timeout: 300_000 }, () => {
   it('loses and duplicates nothing, and the restarted server rebuilds the book', async () => {
     const url = process.env.DATABASE_URL;
     const dataDir = mkdtempSync(join(tmpdir(), 'verdant-kill-'));
@@ -24,7 +24,8 @@ describe('SIGKILL under order load', { timeout: 120_000 }, () => {
     const env = url
       ? { DATABASE_URL: url, DATABASE_SCHEMA: schema, DATA_DIR: dataDir }
       : { DATABASE_URL: '', DATA_DIR: dataDir };
-    const port = 40000 + Math.floor(Math.random() * 10000);
+    // Ports from the OS: a random pick collided with a port in use under load (EADDRINUSE).
+    let port = await freePort();
     try {
       let db = await openDb(dbOpts);
       await migrate(db);
@@ -52,13 +53,17 @@ describe('SIGKILL under order load', { timeout: 120_000 }, () => {
           }
         }),
       );
-      await new Promise((r) => setTimeout(r, 2500));
+      // Killed once enough orders are acknowledged, not after a fixed time: a loaded machine
+      // answered none within 2.5 s.
+      while (acknowledged.length < 150) await new Promise((r) => setTimeout(r, 20));
       server.kill('SIGKILL');
       stop = true;
       await load;
       agent.destroy();
       expect(acknowledged.length).toBeGreaterThan(100);
 
+      // A fresh port for the restart: the old one may be taken again meanwhile.
+      port = await freePort();
       server = await startServer(env, port);
       const deal = (await (
         await fetch(`http://127.0.0.1:${port}/api/currency/deal?symbol=btcusdt&limit=1`)
