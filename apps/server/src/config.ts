@@ -1,5 +1,12 @@
 import { resolve } from 'node:path';
 
+export interface RateLimits {
+  login: number;
+  codes: number;
+  passwordChecks: number;
+  windowMs: number;
+}
+
 /** Every setting comes from the environment; the README lists each with its default. */
 export interface Config {
   port: number;
@@ -24,7 +31,12 @@ export interface Config {
   uploadSweepMs: number;
   webDist: string;
   logLevel: string;
-  rateLimits: { login: number; codes: number; passwordChecks: number; windowMs: number };
+  /** Requests per address and account (http/rate-limits.ts), per window. */
+  rateLimits: RateLimits;
+  /** Per account from every address together. */
+  accountRateLimits: RateLimits;
+  /** Per address whatever the account: a ceiling above what one carrier NAT's users need. */
+  addressRateLimits: RateLimits;
   codeTtlSeconds: number;
   codeResendSeconds: number;
   codeMaxAttempts: number;
@@ -117,6 +129,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       codes: int(env.RATE_LIMIT_CODES, 5),
       passwordChecks: int(env.RATE_LIMIT_PASSWORD_CHECKS, 10),
       windowMs: int(env.RATE_LIMIT_WINDOW_MS, 60_000),
+    },
+    accountRateLimits: {
+      login: int(env.RATE_LIMIT_ACCOUNT_LOGIN, 30),
+      codes: int(env.RATE_LIMIT_ACCOUNT_CODES, 10),
+      passwordChecks: int(env.RATE_LIMIT_ACCOUNT_PASSWORD_CHECKS, 30),
+      windowMs: int(env.RATE_LIMIT_ACCOUNT_WINDOW_MS, 3_600_000),
+    },
+    addressRateLimits: {
+      login: int(env.RATE_LIMIT_ADDRESS_LOGIN, 60),
+      codes: int(env.RATE_LIMIT_ADDRESS_CODES, 30),
+      passwordChecks: int(env.RATE_LIMIT_ADDRESS_PASSWORD_CHECKS, 60),
+      windowMs: int(env.RATE_LIMIT_ADDRESS_WINDOW_MS, 60_000),
     },
     codeTtlSeconds: 600,
     codeResendSeconds: 60,

@@ -27,6 +27,7 @@ import {
 } from '@verdant/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ok } from '../../http/envelope.ts';
+import { sendPicture } from '../uploads/reply.ts';
 import { uploadsService } from '../uploads/service.ts';
 import { loginOperator, logoutOperator, operatorOf, requireOperator, toOperator } from './operators.ts';
 import { adminService } from './service.ts';
@@ -264,7 +265,7 @@ export default async function adminRoutes(fastify: FastifyInstance) {
     },
     handler: async (req, reply) => {
       const file = await uploads.readAny(req.params.name);
-      return reply.type(file.mime).header('cache-control', 'private, no-store').send(file.bytes);
+      return sendPicture(reply, file, 'private, no-store');
     },
   });
 

@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import { requireUser, userId } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { AppError } from '../../http/errors.ts';
+import { sendPicture } from './reply.ts';
 import { uploadsService } from './service.ts';
 
 /**
@@ -40,6 +41,26 @@ export default async function uploadRoutes(app: FastifyInstance) {
   const uploads = uploadsService(app.ctx);
   const auth = requireUser(app);
 
+  // the orphan sweep (see uploadsService.sweep), on a timer while the server runs
+  let timer: NodeJS.Timeout | undefined;
+  app.addHook('onReady', async () => {
+    const every = app.ctx.config.uploadSweepMs;
+    if (every <= 0) return;
+    timer = setInterval(() => {
+      uploads.sweep().then(
+        (r) => {
+          if (r.rows + r.strays > 0) app.log.info(r, 'uploads: orphans removed');
+        },
+        (err) => app.log.error({ err }, 'uploads: sweep failed'),
+      );
+    }, every);
+    timer.unref();
+  });
+  app.addHook('onClose', async () => {
+    clearInterval(timer);
+    await uploads.sweeping.catch(() => {});
+  });
+
   app.post(`/${Paths.upload}`, {
     preHandler: auth,
     schema: {
@@ -68,7 +89,7 @@ export default async function uploadRoutes(app: FastifyInstance) {
     handler: async (req, reply) => {
       const { name } = req.params as { name: string };
       const file = await uploads.read(userId(req), name);
-      return reply.type(file.mime).header('cache-control', 'private, max-age=3600').send(file.bytes);
+      return sendPicture(reply, file, 'private, max-age=3600');
     },
   });
 }

@@ -1,8 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, registerByEmail, startHarness } from '../../test/harness.ts';
+import { operatorLogin } from '../admin/testing.ts';
+import { uploadsService } from './service.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -249,5 +251,225 @@ describe('GET /api/upload/:name', () => {
       expect(res.statusCode, name).toBe(404);
       expect(res.json(), name).toEqual({ type: 'error', code: 1404, message: 'Not found' });
     }
+  });
+});
+
+describe('what a picture is served with', () => {
+  it('its sniffed type, nosniff, a fixed inline name and a sandbox, to its owner and to operators', async () => {
+    const owner = await registerByEmail(h);
+    const jpeg = (await upload(h, picture(JPEG, '"><script>.html', 'text/html'), { token: owner.token })).body
+      .data;
+    const op = await operatorLogin(h, 'reviewer');
+    const asOwner = await fetchUpload(jpeg.name, owner.token);
+    const asOperator = await h.inject({
+      method: 'GET',
+      url: `/api/admin/upload/${jpeg.name}`,
+      headers: { lang: 'en', authorization: op.token },
+    });
+    for (const [who, res] of [
+      ['owner', asOwner],
+      ['operator', asOperator],
+    ] as const) {
+      expect(res.statusCode, who).toBe(200);
+      expect(res.headers['content-type'], who).toBe('image/jpeg');
+      expect(res.headers['x-content-type-options'], who).toBe('nosniff');
+      // the client's file name and type never reach the answer
+      expect(res.headers['content-disposition'], who).toBe('inline; filename="picture.jpg"');
+      expect(res.headers['content-security-policy'], who).toBe(
+        "default-src 'none'; frame-ancestors 'none'; sandbox",
+      );
+      expect(res.rawPayload.equals(JPEG), who).toBe(true);
+    }
+    expect(asOwner.headers['cache-control']).toBe('private, max-age=3600');
+    expect(asOperator.headers['cache-control']).toBe('private, no-store');
+    const png = (await upload(h, picture(PNG), { token: owner.token })).body.data;
+    const pngRes = await fetchUpload(png.name, owner.token);
+    expect(pngRes.headers['content-disposition']).toBe('inline; filename="picture.png"');
+    // still nobody else: another user's token, and a user's token on the operators' route
+    const other = await registerByEmail(h);
+    expect((await fetchUpload(jpeg.name, other.token)).statusCode).toBe(404);
+    const userOnAdmin = await h.inject({
+      method: 'GET',
+      url: `/api/admin/upload/${jpeg.name}`,
+      headers: { lang: 'en', authorization: owner.token },
+    });
+    expect(userOnAdmin.statusCode).toBe(401);
+  });
+});
+
+describe('upload quotas', () => {
+  let q: Harness;
+  beforeAll(async () => {
+    // room for two PNGs of the test's size not yet used anywhere
+    q = await startHarness({ uploadsPerHour: 3, uploadUnusedMaxBytes: 2 * PNG.length + 10 });
+  });
+  afterAll(() => q.close());
+
+  it('at most the hourly number per user, in the user language, storing nothing more', async () => {
+    const u = await registerByEmail(q);
+    const other = await registerByEmail(q);
+    const names: string[] = [];
+    for (let i = 0; i < 2; i++)
+      names.push((await upload(q, picture(PNG), { token: u.token })).body.data.name);
+    // the two used in verifications no longer count against the unused room
+    await useInVerification(q, u.user.id, names[0]!);
+    await useInVerification(q, u.user.id, names[1]!);
+    expect((await upload(q, picture(PNG), { token: u.token })).body.type).toBe('ok');
+    const fourth = await upload(q, picture(PNG), { token: u.token });
+    expect(fourth.status).toBe(429);
+    expect(fourth.body).toMatchObject({
+      type: 'error',
+      code: 1429,
+      message: 'Too many uploads: at most 3 pictures an hour. Try again in 60 min',
+      field: 'file',
+    });
+    const th = await upload(q, picture(PNG), { token: u.token, lang: 'th' });
+    expect(th.body.message).toBe('อัปโหลดบ่อยเกินไป: ได้สูงสุด 3 รูปต่อชั่วโมง โปรดลองอีกครั้งใน 60 นาที');
+    expect(await rowsOf(q, u.user.id)).toBe(3);
+    // the limit is the user's own: someone else still uploads
+    expect((await upload(q, picture(PNG), { token: other.token })).body.type).toBe('ok');
+    // an hour on, the user may upload again
+    await q.app.ctx.db.query(
+      "UPDATE uploads SET created_at = created_at - interval '61 minutes' WHERE owner_user_id = $1",
+      [u.user.id],
+    );
+    expect((await upload(q, picture(PNG), { token: u.token })).body.type).toBe('ok');
+  });
+
+  it('caps what a user keeps in pictures nothing refers to yet', async () => {
+    const u = await registerByEmail(q);
+    const first = (await upload(q, picture(PNG), { token: u.token })).body.data;
+    expect((await upload(q, picture(PNG), { token: u.token })).body.type).toBe('ok');
+    const full = await upload(q, picture(PNG), { token: u.token, lang: 'en' });
+    expect(full.status).toBe(429);
+    expect(full.body).toMatchObject({
+      type: 'error',
+      code: 1429,
+      message: `Your pictures not yet used in a deposit or verification already take up ${Math.round(((2 * PNG.length + 10) / 1024) * 10) / 10} KB. Use them, or wait: unused pictures are removed after 24 hours`,
+      field: 'file',
+    });
+    const ja = await upload(q, picture(PNG), { token: u.token, lang: 'ja' });
+    expect(ja.body.message).toMatch(/^入金や本人確認にまだ使われていない画像/);
+    expect(await rowsOf(q, u.user.id)).toBe(2);
+    expect(filesIn(q)).not.toContain(full.body.data?.name);
+    // once one is used, there is room again
+    await useInVerification(q, u.user.id, first.name);
+    expect((await upload(q, picture(PNG), { token: u.token })).body.type).toBe('ok');
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'holds under 25 parallel uploads of one user (PostgreSQL)',
+    async () => {
+      const u = await registerByEmail(q);
+      const results = await Promise.all(
+        Array.from({ length: 25 }, () => upload(q, picture(PNG), { token: u.token })),
+      );
+      // two fit the unused room (the hourly three would allow one more)
+      expect(results.filter((r) => r.body.type === 'ok')).toHaveLength(2);
+      expect(results.filter((r) => r.status === 429)).toHaveLength(23);
+      expect(await rowsOf(q, u.user.id)).toBe(2);
+    },
+  );
+});
+
+async function useInVerification(on: Harness, userId: number, name: string): Promise<void> {
+  await on.app.ctx.db.query(
+    `INSERT INTO verifications (user_id, level, country, name, id_number, front, back, holding, status, reviewed_at)
+     VALUES ($1, 'advanced', 'TH', 'Test', $2, $3, $3, $3, 'rejected', now())`,
+    [userId, randomBytes(4).toString('hex'), name],
+  );
+}
+
+describe('the orphan sweep', () => {
+  let s: Harness;
+  beforeAll(async () => {
+    s = await startHarness({ uploadSweepMs: 0 });
+  });
+  afterAll(() => s.close());
+
+  it('removes rows and files nothing refers to after 24 hours; what a deposit or verification uses stays', async () => {
+    const u = await registerByEmail(s);
+    const up = async () => (await upload(s, picture(PNG), { token: u.token })).body.data.name;
+    const voucher = await up();
+    const photo = await up();
+    const orphan = await up();
+    const young = await up();
+    const dep = await s.call(
+      'POST',
+      'wallet/charge_req',
+      { currency_id: '3', chain: 'TRC20', amount: '100', image: voucher },
+      { token: u.token },
+    );
+    expect(dep.body.type).toBe('ok');
+    await useInVerification(s, u.user.id, photo);
+    await s.app.ctx.db.query("UPDATE uploads SET created_at = now() - interval '25 hours' WHERE name <> $1", [
+      young,
+    ]);
+    // a file a save left without its row (the row is written first; this is a crash's leftover)
+    const dir = join(s.config.dataDir, 'uploads');
+    const stray = `${randomBytes(16).toString('hex')}.png`;
+    writeFileSync(join(dir, stray), PNG);
+    const old = new Date(Date.now() - 25 * 3_600_000);
+    utimesSync(join(dir, stray), old, old);
+    const freshStray = `${randomBytes(16).toString('hex')}.png`;
+    writeFileSync(join(dir, freshStray), PNG);
+
+    const svc = uploadsService(s.app.ctx);
+    // two calls at once are one sweep
+    const [a, b] = await Promise.all([svc.sweep(), svc.sweep()]);
+    expect(a).toEqual({ rows: 1, strays: 1 });
+    expect(b).toBe(a);
+    const left = (
+      await s.app.ctx.db.query<{ name: string }>('SELECT name FROM uploads WHERE owner_user_id = $1', [
+        u.user.id,
+      ])
+    ).map((r) => r.name);
+    expect(left.sort()).toEqual([voucher, photo, young].sort());
+    expect(filesIn(s).sort()).toEqual([voucher, photo, young, freshStray].sort());
+    // the owner gets "not found" for the removed picture, and the kept ones as before
+    const gone = await s.inject({
+      method: 'GET',
+      url: `/api/upload/${orphan}`,
+      headers: { lang: 'en', authorization: u.token },
+    });
+    expect(gone.statusCode).toBe(404);
+    const kept = await s.inject({
+      method: 'GET',
+      url: `/api/upload/${voucher}`,
+      headers: { lang: 'en', authorization: u.token },
+    });
+    expect(kept.statusCode).toBe(200);
+    // nothing more to do
+    expect(await svc.sweep()).toEqual({ rows: 0, strays: 0 });
+  });
+
+  it.skipIf(!process.env.DATABASE_URL)('does nothing while another process sweeps (PostgreSQL)', async () => {
+    const u = await registerByEmail(s);
+    const name = (await upload(s, picture(PNG), { token: u.token })).body.data.name;
+    await s.app.ctx.db.query("UPDATE uploads SET created_at = now() - interval '25 hours' WHERE name = $1", [
+      name,
+    ]);
+    const svc = uploadsService(s.app.ctx);
+    let release!: () => void;
+    const held = new Promise<void>((r) => {
+      release = r;
+    });
+    let locked!: () => void;
+    const isLocked = new Promise<void>((r) => {
+      locked = r;
+    });
+    // the other process: holds the sweep's lock in its transaction
+    const other = s.app.ctx.db.tx(async (q) => {
+      await q.query(
+        "SELECT pg_advisory_xact_lock(hashtext('verdant.uploads.sweep'), hashtext(coalesce(current_schema(), '')))",
+      );
+      locked();
+      await held;
+    });
+    await isLocked;
+    expect(await svc.sweep()).toEqual({ rows: 0, strays: 0 });
+    release();
+    await other;
+    expect(await svc.sweep()).toEqual({ rows: 1, strays: 0 });
   });
 });
