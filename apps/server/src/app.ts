@@ -5,16 +5,18 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { API_BASE } from '@verdant/api';
+import { API_BASE, ErrorCode } from '@verdant/api';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
+import { takeBooksLock } from './db/books-lock.ts';
 import { type Db, openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { serverSecret } from './db/secrets.ts';
 import { AppError } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { clientErrorHandler, envelopePlugin, frameworkErrors } from './http/plugin.ts';
+import { t } from './i18n/index.ts';
 import adminRoutes from './modules/admin/routes.ts';
 import bankRoutes from './modules/bank/routes.ts';
 import kycRoutes from './modules/kyc/routes.ts';
@@ -36,6 +38,12 @@ export interface BuildOptions {
   /** An already open database (tests share one per file); opened from config otherwise. */
   db?: Db;
   notifier?: Notifier;
+  /**
+   * Another process took the order books' lock while this one was cut off from the database
+   * (db/books-lock.ts): this process must stop. main.ts exits; the default only logs, and orders
+   * stay refused.
+   */
+  onBooksLost?: (reason: string) => void;
 }
 
 export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
@@ -48,6 +56,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     clientErrorHandler,
     frameworkErrors,
     ajv: { customOptions: { coerceTypes: 'array', removeAdditional: true } },
+    // requests that arrive while the server stops get our own 503 in the envelope (below)
+    return503OnClosing: false,
   });
   // Bodies are forms or JSON (uploads multipart). Fastify also reads text/plain by default, which
   // would hand the route schemas a bare string; answer 415 for it like any other unknown type.
@@ -55,7 +65,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   const db =
     opts.db ??
-    (await openDb({ url: config.databaseUrl, dataDir: config.dataDir, schema: config.databaseSchema }));
+    (await openDb({
+      url: config.databaseUrl,
+      dataDir: config.dataDir,
+      schema: config.databaseSchema,
+      limits: config.db,
+      warn: (msg) => app.log.warn(msg),
+    }));
   if (!opts.db) app.addHook('onClose', () => db.close());
   await migrate(db);
   const ctx: AppContext = {
@@ -75,8 +91,66 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     void market.start();
   });
   app.addHook('onClose', () => market.stop());
+  // One process per database runs the order books (on PGlite the data folder's lock file does
+  // it): a second one refuses to start. While the lock's connection is lost, orders are refused
+  // with "try again"; stopping the books releases it.
+  const booksLock =
+    db.kind === 'postgres' && config.databaseUrl
+      ? await takeBooksLock({
+          url: config.databaseUrl,
+          schema: config.databaseSchema,
+          connectTimeoutMs: config.db.connectTimeoutMs,
+          checkMs: config.db.lockCheckMs,
+          log: app.log,
+          onLost: opts.onBooksLost ?? ((reason) => app.log.error(reason)),
+        })
+      : null;
   // spot orders: every book is rebuilt from the open orders before the first request
   const spot = createSpotService(ctx, market, app.io, app.log);
+  if (booksLock) {
+    const tryAgain = () => new AppError('UNAVAILABLE', 'errors.tryAgain');
+    const owned = () => {
+      if (!booksLock.held) throw tryAgain();
+    };
+    // A batch that failed answers "nothing was changed, try again" (409); when it failed because
+    // the database cannot be reached, say so as every other request does then (503).
+    const settled = async <T>(p: Promise<T>): Promise<T> => {
+      try {
+        return await p;
+      } catch (e) {
+        if (
+          e instanceof AppError &&
+          e.messageKey === 'spot.retry' &&
+          !(await db.query('SELECT 1').then(
+            () => true,
+            () => false,
+          ))
+        )
+          throw tryAgain();
+        throw e;
+      }
+    };
+    const { place, cancel, replace, stop } = spot;
+    spot.place = async (...a) => {
+      owned();
+      return settled(place(...a));
+    };
+    spot.cancel = async (...a) => {
+      owned();
+      return settled(cancel(...a));
+    };
+    spot.replace = async (...a) => {
+      owned();
+      return replace(...a);
+    };
+    spot.stop = async () => {
+      try {
+        await stop();
+      } finally {
+        await booksLock.release();
+      }
+    };
+  }
   app.decorate('spot', spot);
   await spot.start();
   app.addHook('onClose', () => spot.stop());
@@ -94,6 +168,27 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }
 
   await app.register(envelopePlugin);
+  // Graceful stop (app.close(), main.ts on SIGTERM/SIGINT): the listener closes and idle
+  // keep-alive connections with it; requests in flight finish; a request arriving meanwhile on
+  // an open connection gets a localized 503 and the connection closes; each connection closes
+  // as soon as it is idle; after shutdownGraceMs the rest are cut.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+    app.io.disconnectSockets(true);
+    setTimeout(() => app.server.closeAllConnections(), config.shutdownGraceMs).unref();
+  });
+  app.addHook('onRequest', async (req, reply) => {
+    if (!closing) return;
+    // answered here rather than thrown: nothing went wrong that the error log should show
+    return reply
+      .code(503)
+      .header('connection', 'close')
+      .send({ type: 'error', code: ErrorCode.UNAVAILABLE, message: t(req.lang, 'errors.restarting') });
+  });
+  app.addHook('onResponse', async () => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+  });
   await app.register(formbody);
   await app.register(multipart, {
     limits: { fileSize: config.uploadMaxBytes, files: 1, fields: 20, parts: 25 },

@@ -14,6 +14,8 @@ export const ErrorCode = {
   UNSUPPORTED_FILE: 1415,
   RATE_LIMITED: 1429,
   INTERNAL: 1500,
+  // the database or the server is briefly unavailable (restart, lost connection): try again
+  UNAVAILABLE: 1503,
   // verification codes
   CODE_INVALID: 2001,
   CODE_EXPIRED: 2002,

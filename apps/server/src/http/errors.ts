@@ -14,6 +14,7 @@ const STATUS: Partial<Record<ErrorCodeName, number>> = {
   CODE_TOO_SOON: 429,
   FUND_PASSWORD_LOCKED: 423,
   INTERNAL: 500,
+  UNAVAILABLE: 503,
 };
 
 /**

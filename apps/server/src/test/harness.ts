@@ -60,7 +60,7 @@ export async function startHarness(
       ...overrides,
     },
   );
-  const db = await openDb({ url, schema });
+  const db = await openDb({ url, schema, limits: config.db });
   const app = await buildApp({ config, db, logger: false });
   await beforeReady?.(app);
   await app.ready();
