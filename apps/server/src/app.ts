@@ -16,6 +16,7 @@ import { serverSecret } from './db/secrets.ts';
 import { AppError } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { clientErrorHandler, envelopePlugin, frameworkErrors } from './http/plugin.ts';
+import { securityHeaders } from './http/security-headers.ts';
 import { t } from './i18n/index.ts';
 import adminRoutes from './modules/admin/routes.ts';
 import bankRoutes from './modules/bank/routes.ts';
@@ -168,6 +169,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   }
 
   await app.register(envelopePlugin);
+  await app.register(securityHeaders);
   // Graceful stop (app.close(), main.ts on SIGTERM/SIGINT): the listener closes and idle
   // keep-alive connections with it; requests in flight finish; a request arriving meanwhile on
   // an open connection gets a localized 503 and the connection closes; each connection closes
