@@ -473,3 +473,21 @@ describe('the orphan sweep', () => {
     expect(await svc.sweep()).toEqual({ rows: 1, strays: 0 });
   });
 });
+
+describe('the sweep timer', () => {
+  let t: Harness;
+  beforeAll(async () => {
+    t = await startHarness({ uploadSweepMs: 200 });
+  });
+  afterAll(() => t.close());
+
+  it('sweeps on its own while the server runs', async () => {
+    const u = await registerByEmail(t);
+    const name = (await upload(t, picture(PNG), { token: u.token })).body.data.name;
+    await t.app.ctx.db.query("UPDATE uploads SET created_at = now() - interval '25 hours' WHERE name = $1", [
+      name,
+    ]);
+    await expect.poll(() => filesIn(t), { timeout: 20_000, interval: 100 }).not.toContain(name);
+    expect(await rowsOf(t, u.user.id)).toBe(0);
+  });
+});
