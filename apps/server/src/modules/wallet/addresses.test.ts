@@ -113,6 +113,9 @@ describe('deriving from an extended public key', () => {
     // an origin that cannot be this key's (wrong depth, or a non-hardened step where it is hardened)
     expect(() => parseDepositKey('XPUB_BITCOIN', `[3442193e/44'/0']${TV1_M0H_XPUB}`)).toThrow(/origin path/);
     expect(() => parseDepositKey('XPUB_BITCOIN', `[3442193e/0]${TV1_M0H_XPUB}`)).toThrow(/origin path/);
+    expect(() => parseDepositKey('XPUB_BITCOIN', `[deadbeef/0']${TV1_M0H_XPUB}`)).toThrow(
+      /origin's fingerprint deadbeef is not the key's parent's/,
+    );
   });
 });
 

@@ -72,6 +72,9 @@ export function parseDepositKey(name: string, value: string): { key: HDKey; path
     throw new Error(
       `${name}: the origin path has ${steps.length} steps but the key is at depth ${key.depth}, index ${key.index}`,
     );
+  // one step below the master key, the origin's fingerprint is the key's parent's: a typo shows
+  if (key.depth === 1 && Number.parseInt(origin[1]!, 16) !== key.parentFingerprint)
+    throw new Error(`${name}: the origin's fingerprint ${origin[1]} is not the key's parent's`);
   return { key, path: ['m', ...steps.map((x) => x.replace(/[hH]$/, "'"))].join('/') };
 }
 
