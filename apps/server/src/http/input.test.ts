@@ -271,6 +271,43 @@ describe('control characters in what the client sends', () => {
     expect(other.json()).toMatchObject({ field: 'subject', message: EN_MESSAGE('subject') });
   });
 
+  it("a bank card's addresses, typed in several-row boxes, may hold line breaks; its other fields not", async () => {
+    const card = {
+      name: 'Somchai Jaidee',
+      card_number: '1234 5678 9012',
+      bank_name: 'Westminster Bank',
+      bank_address: '1 High Street\nLondon',
+      swift: 'natagb2l',
+      holder_name: 'SOMCHAI JAIDEE',
+      iban: 'GB82 WEST 1234 5698 7654 32',
+      beneficiary_address: '99 Sukhumvit Road\r\nBangkok',
+      postal_code: '10110',
+    };
+    const saved = await h.call<{ bank_address: string; beneficiary_address: string }>(
+      'POST',
+      'user/cash_save',
+      card,
+      {
+        token: userToken,
+      },
+    );
+    expect(saved.body.type, saved.body.message).toBe('ok');
+    expect(saved.body.data).toMatchObject({
+      bank_address: '1 High Street London',
+      beneficiary_address: '99 Sukhumvit Road Bangkok',
+    });
+    const refused = await h.call(
+      'POST',
+      'user/cash_save',
+      { ...card, bank_name: 'Westminster\nBank' },
+      {
+        token: userToken,
+      },
+    );
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ field: 'bank_name', message: EN_MESSAGE('bank_name') });
+  });
+
   it('an uploaded picture whose file name holds control characters is stored under our own name', async () => {
     const m = multipart({}, { name: 'file', data: png('nul') });
     const payload = Buffer.from(

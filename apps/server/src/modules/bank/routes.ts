@@ -27,6 +27,8 @@ export default async function bankRoutes(fastify: FastifyInstance) {
 
   app.post(`/${Paths.saveBankCard}`, {
     preHandler: auth,
+    // the app's address boxes have several rows: a line break typed there is kept as a space
+    config: { multilineFields: ['bank_address', 'beneficiary_address'] },
     schema: {
       tags: ['bank'],
       summary: 'Bind a bank card, or update one of your own with id',
