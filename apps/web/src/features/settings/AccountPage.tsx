@@ -78,11 +78,7 @@ export default function AccountPage() {
 
   const notBound = <span className="v-muted">{t('account.notBound')}</span>;
   // an unbound contact is a link to bind it; a bound one cannot be changed here
-  const bindable = (
-    <span className="v-bind">
-      <span className="v-muted">{t('account.notBound')}</span> {t('account.bindNow')}
-    </span>
-  );
+  const bindable = <span className="v-bind">{t('account.bindNow')}</span>;
 
   return (
     <div className="v-settings">

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { areaCodesQuery } from '../area-codes';
 import { currentLang } from '../i18n';
 import { AreaCodePicker } from './AreaCodePicker';
+import './phone-input.css';
 
 /** Thailand first (the default language's country); any code the server lists otherwise. */
 export const DEFAULT_AREA_CODE = '66';
