@@ -54,6 +54,8 @@ export async function startHarness(
       smsWebhookUrl: outbox.smsWebhookUrl,
       // generous limits so ordinary tests never meet them; the rate-limit tests lower them
       rateLimits: { login: 1000, codes: 1000, passwordChecks: 1000, windowMs: 60_000 },
+      accountRateLimits: { login: 1000, codes: 1000, passwordChecks: 1000, windowMs: 60_000 },
+      addressRateLimits: { login: 1000, codes: 1000, passwordChecks: 1000, windowMs: 60_000 },
       // no feed timer and no back-fill: tests drive the feed by hand (app.market.feed.tick)
       feedIntervalMs: 0,
       backfillDays: 0,

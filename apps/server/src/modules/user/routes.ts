@@ -39,8 +39,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   const maybeAuth = optionalUser(app);
 
   app.post(`/${Paths.smsSend}`, {
-    preHandler: maybeAuth,
-    config: limit(app, 'codes'),
+    preHandler: [maybeAuth, limit(app, 'codes')],
     schema: {
       tags: ['codes'],
       summary: 'Send a 6-digit code by SMS',
@@ -58,8 +57,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.smsMail}`, {
-    preHandler: maybeAuth,
-    config: limit(app, 'codes'),
+    preHandler: [maybeAuth, limit(app, 'codes')],
     schema: {
       tags: ['codes'],
       summary: 'Send a 6-digit code by e-mail',
@@ -77,7 +75,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.register}`, {
-    config: limit(app, 'passwordChecks'),
+    preHandler: limit(app, 'passwordChecks'),
     schema: {
       tags: ['user'],
       summary: 'Register by phone or e-mail',
@@ -88,7 +86,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.login}`, {
-    config: limit(app, 'login'),
+    preHandler: limit(app, 'login'),
     schema: {
       tags: ['user'],
       summary: 'Log in with phone or e-mail and password',
@@ -108,7 +106,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.forget}`, {
-    config: limit(app, 'passwordChecks'),
+    preHandler: limit(app, 'passwordChecks'),
     schema: {
       tags: ['user'],
       summary: 'Reset the login password with a code (without password: only checks the code)',
@@ -122,8 +120,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.changeLoginPassword}`, {
-    preHandler: auth,
-    config: limit(app, 'passwordChecks'),
+    preHandler: [auth, limit(app, 'passwordChecks')],
     schema: {
       tags: ['user'],
       summary: 'Change the login password; every session ends',
@@ -138,8 +135,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.fundPassword}`, {
-    preHandler: auth,
-    config: limit(app, 'passwordChecks'),
+    preHandler: [auth, limit(app, 'passwordChecks')],
     schema: {
       tags: ['user'],
       summary: 'Set or change the 6-digit fund password',
@@ -165,7 +161,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.checkMobile}`, {
-    config: limit(app, 'codes'),
+    preHandler: limit(app, 'codes'),
     schema: {
       tags: ['user'],
       summary: 'Whether a phone number is registered',
@@ -176,7 +172,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.checkEmail}`, {
-    config: limit(app, 'codes'),
+    preHandler: limit(app, 'codes'),
     schema: {
       tags: ['user'],
       summary: 'Whether an e-mail address is registered',
@@ -221,8 +217,7 @@ export default async function userRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.smsOtherMail}`, {
-    preHandler: auth,
-    config: limit(app, 'passwordChecks'),
+    preHandler: [auth, limit(app, 'passwordChecks')],
     schema: {
       tags: ['user'],
       summary:

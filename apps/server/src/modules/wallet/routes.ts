@@ -166,8 +166,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.addWithdrawAddress}`, {
-    preHandler: auth,
-    config: limit(app, 'passwordChecks'),
+    preHandler: [auth, limit(app, 'passwordChecks')],
     schema: {
       tags,
       summary: 'Add a withdraw address (checked for its chain) with the fund password and a code',
@@ -207,8 +206,7 @@ export default async function walletRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${Paths.withdraw}`, {
-    preHandler: auth,
-    config: limit(app, 'passwordChecks'),
+    preHandler: [auth, limit(app, 'passwordChecks')],
     schema: {
       tags,
       summary: 'Request a withdrawal: amount + fee is frozen until an operator pays or rejects it',
