@@ -23,6 +23,12 @@ export interface Market {
   simPrice: string;
   simVolatility: string;
   simVolume: string;
+  /** Order limits (migration 0008): largest quantity and value of one order, open orders per user, price band. */
+  maxQty: string;
+  maxAmount: string;
+  maxOpenOrders: number;
+  /** A limit order's price must lie within this fraction of the index (0.2 = ±20 %). */
+  priceBand: string;
 }
 
 interface Row {
@@ -45,6 +51,10 @@ interface Row {
   sim_price: string;
   sim_volatility: string;
   sim_volume: string;
+  max_qty: string;
+  max_amount: string;
+  max_open_orders: number;
+  price_band: string;
 }
 
 const canon = (v: string) => parseDecimal(v) ?? '0';
@@ -56,7 +66,9 @@ export async function loadMarkets(q: Queryable): Promise<Market[]> {
             c.decimals AS quote_decimals, m.tick_size::text AS tick_size, m.lot_size::text AS lot_size,
             m.min_amount::text AS min_amount, m.maker_fee::text AS maker_fee, m.taker_fee::text AS taker_fee,
             m.price_decimals, m.amount_decimals, m.enabled, m.sort, m.sim_price::text AS sim_price,
-            m.sim_volatility::text AS sim_volatility, m.sim_volume::text AS sim_volume
+            m.sim_volatility::text AS sim_volatility, m.sim_volume::text AS sim_volume,
+            m.max_qty::text AS max_qty, m.max_amount::text AS max_amount, m.max_open_orders,
+            m.price_band::text AS price_band
        FROM markets m
        JOIN currencies b ON b.id = m.base_currency_id
        JOIN currencies c ON c.id = m.quote_currency_id
@@ -82,6 +94,10 @@ export async function loadMarkets(q: Queryable): Promise<Market[]> {
     simPrice: canon(r.sim_price),
     simVolatility: canon(r.sim_volatility),
     simVolume: canon(r.sim_volume),
+    maxQty: canon(r.max_qty),
+    maxAmount: canon(r.max_amount),
+    maxOpenOrders: r.max_open_orders,
+    priceBand: canon(r.price_band),
   }));
 }
 

@@ -43,6 +43,8 @@ import {
 const DAY = 86_400_000;
 /** Tickers are computed at most this often (the feed and trades invalidate them sooner). */
 const TICKER_TTL_MS = 1000;
+/** The order path's index prices (price band) are read at most this often; new ticks refresh them. */
+const INDEX_TTL_MS = 1000;
 /** The greatest `before` accepted: year 9999. */
 const MAX_TIME_MS = 253_402_300_799_999;
 
@@ -222,6 +224,27 @@ export function createMarketService(
     tickerCache = null;
   }
 
+  let indexCache: { at: number; prices: Promise<Map<number, string>> } | null = null;
+
+  /** Each market's latest index price at or before now, from a cache at most INDEX_TTL_MS old. */
+  async function currentIndex(marketId: number): Promise<string | null> {
+    const now = Date.now();
+    if (!indexCache || now - indexCache.at > INDEX_TTL_MS) {
+      const prices = db
+        .query<{ id: number; price: string }>(
+          `SELECT m.id, t.price::text AS price FROM markets m
+             JOIN LATERAL (SELECT price FROM index_ticks WHERE market_id = m.id AND created_at <= now()
+                            ORDER BY created_at DESC LIMIT 1) t ON true`,
+        )
+        .then((rows) => new Map(rows.map((r) => [r.id, canon(r.price)])));
+      indexCache = { at: now, prices };
+      prices.catch(() => {
+        if (indexCache?.prices === prices) indexCache = null;
+      });
+    }
+    return (await indexCache.prices).get(marketId) ?? null;
+  }
+
   async function tickers(favourites: ReadonlySet<number> = new Set()): Promise<MarketTicker[]> {
     const [ms, rows] = await Promise.all([enabled(), tickerRows()]);
     const byMarket = new Map(rows.map((r) => [r.id, r]));
@@ -329,6 +352,7 @@ export function createMarketService(
       return mergeCandles(q, writes);
     });
     invalidateTickers();
+    indexCache = null;
     await publishCandles(candles);
     for (const id of ids) {
       const m = ms.find((x) => x.id === id);
@@ -706,6 +730,8 @@ export function createMarketService(
       }
       await publishCandles(recorded.candles);
     },
+
+    currentIndex,
 
     /** The latest recorded index tick of a market at or before `at` (what settles options and contracts). */
     async indexAt(

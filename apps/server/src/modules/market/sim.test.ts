@@ -28,6 +28,10 @@ const market = (over: Partial<Market> = {}): Market => ({
   simPrice: '67000',
   simVolatility: '0.55',
   simVolume: '2.5',
+  maxQty: '1000',
+  maxAmount: '10000000',
+  maxOpenOrders: 200,
+  priceBand: '0.2',
   ...over,
 });
 

@@ -15,15 +15,21 @@ const placesOf = (s: string) => {
 };
 const MAX_COUNT = BigInt(Number.MAX_SAFE_INTEGER);
 
-/** `value / step` as a safe integer ≥ 1, or null when off the grid, zero or too large. */
-export function toCount(value: string, step: string): number | null {
+/** `value / step` exactly, however large, or null when off the grid or below one step. */
+export function countOf(value: string, step: string): bigint | null {
   // Both as whole numbers of the finer one's places: exact, and no decimal.js per order.
   const places = Math.max(placesOf(value), placesOf(step));
   const v = toScaled(value, places);
   const s = toScaled(step, places);
   if (v === null || s === null || s <= 0n || v % s !== 0n) return null;
   const q = v / s;
-  return q < 1n || q > MAX_COUNT ? null : Number(q);
+  return q < 1n ? null : q;
+}
+
+/** `value / step` as a safe integer ≥ 1, or null when off the grid, zero or too large. */
+export function toCount(value: string, step: string): number | null {
+  const q = countOf(value, step);
+  return q === null || q > MAX_COUNT ? null : Number(q);
 }
 
 /** One quote unit in the quote currency: tick × lot. */

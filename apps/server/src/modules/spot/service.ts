@@ -31,7 +31,7 @@ import { type AccountRef, LedgerBatch, type Posting } from '../../ledger/ledger.
 import { userRoom } from '../../realtime/index.ts';
 import type { Market } from '../market/markets.ts';
 import type { MarketService, RecordedTrades, TradeInput } from '../market/service.ts';
-import { amountOf, type Grid, priceOf, qtyOf, toCount, unitsOf } from './grid.ts';
+import { amountOf, countOf, type Grid, priceOf, qtyOf, toCount, unitsOf } from './grid.ts';
 
 /** Requests one batch (one transaction) takes at most from a market's queue. */
 export const BATCH_MAX = 512;
@@ -281,6 +281,8 @@ export function createSpotService(
     readonly log = new EventLog();
     /** Resting orders. */
     readonly open = new Map<number, Order>();
+    /** Resting orders per user (the open-order limit is checked against it). */
+    readonly openBy = new Map<number, number>();
     private queue: Request[] = [];
     private running: Promise<void> | null = null;
     /**
@@ -400,11 +402,23 @@ export function createSpotService(
       this.log.take();
       for (const id of this.open.keys()) where.delete(id);
       this.open.clear();
-      for (const [id, o] of open) {
-        this.open.set(id, o);
-        where.set(id, this);
-      }
+      this.openBy.clear();
+      for (const o of open.values()) this.rest(o);
       this.book = book;
+    }
+
+    private rest(o: Order): void {
+      this.open.set(o.id, o);
+      where.set(o.id, this);
+      this.openBy.set(o.userId, (this.openBy.get(o.userId) ?? 0) + 1);
+    }
+
+    private unrest(o: Order): void {
+      if (!this.open.delete(o.id)) return;
+      where.delete(o.id);
+      const n = (this.openBy.get(o.userId) ?? 1) - 1;
+      if (n > 0) this.openBy.set(o.userId, n);
+      else this.openBy.delete(o.userId);
     }
 
     /** Stops the market until the book is read back; retries with back-off (see RELOAD_FIRST_MS). */
@@ -536,7 +550,10 @@ export function createSpotService(
     ): Promise<{ recorded: Promise<RecordedTrades>; touched: Order[] }> {
       const m = this.market;
       const now = Date.now();
-      const places = batch.filter((r): r is Extract<Request, { kind: 'place' }> => r.kind === 'place');
+      this.refuseOverLimit(batch, outcome);
+      const places = batch.filter(
+        (r): r is Extract<Request, { kind: 'place' }> => r.kind === 'place' && !outcome.has(r),
+      );
 
       // 1. Every account the batch may touch, locked in one statement: the placers', the fee
       //    accounts, and the owners of the resting orders the batch could reach (engine.reach,
@@ -605,7 +622,8 @@ export function createSpotService(
       const tradeFills: OrderFill[][] = [];
       for (const req of batch) {
         if (req.kind === 'place') {
-          const order = orderOf.get(req)!;
+          const order = orderOf.get(req);
+          if (!order) continue; // refused before the batch began (open-order limit)
           if (short.has(order)) {
             outcome.set(req, {
               err: new AppError(
@@ -756,6 +774,44 @@ export function createSpotService(
     }
 
     /**
+     * The open-order limit, checked here because this desk is the market's only writer: in
+     * arrival order, each limit order counts its owner's resting orders, less those cancelled
+     * ahead of it in the batch, plus the limit orders accepted ahead of it (counted as resting
+     * even if they will trade at once: the check is before matching, and never lets a user past
+     * the limit). Refused orders freeze nothing.
+     */
+    private refuseOverLimit(
+      batch: Request[],
+      outcome: Map<Request, { ok: SpotOrder } | { err: unknown }>,
+    ): void {
+      const delta = new Map<number, number>();
+      const cancelled = new Set<number>();
+      for (const r of batch) {
+        if (r.kind === 'cancel') {
+          const o = this.open.get(r.orderId);
+          if (o && o.userId === r.userId && !cancelled.has(o.id)) {
+            cancelled.add(o.id);
+            delta.set(r.userId, (delta.get(r.userId) ?? 0) - 1);
+          }
+          continue;
+        }
+        const p = r.input;
+        if (p.type !== 'limit') continue;
+        const n = (this.openBy.get(p.userId) ?? 0) + (delta.get(p.userId) ?? 0);
+        if (n >= p.market.maxOpenOrders) {
+          outcome.set(r, {
+            err: new AppError('CONFLICT', 'spot.tooManyOpenOrders', {
+              max: p.market.maxOpenOrders,
+              market: `${p.market.base}/${p.market.quote}`,
+            }),
+          });
+          continue;
+        }
+        delta.set(p.userId, (delta.get(p.userId) ?? 0) + 1);
+      }
+    }
+
+    /**
      * The spot accounts (both currencies) of everyone a batch may move money for, and the fee
      * accounts: whoever places or cancels, and the owners of the resting orders its orders
      * could trade with (engine.reach, from the book as the batch begins).
@@ -898,14 +954,12 @@ export function createSpotService(
             break;
           }
           case 'rested':
-            this.open.set(taker.id, taker);
-            where.set(taker.id, this);
+            this.rest(taker);
             break;
           case 'done': {
             const o = e.id === taker.id ? taker : this.open.get(Number(e.id))!;
             changed.set(o.id, o);
-            this.open.delete(o.id);
-            where.delete(o.id);
+            this.unrest(o);
             if (e.reason === 'filled') o.status = 'completed';
             else if (e.reason === 'unfilled' && !o.filledQty.isZero()) o.status = 'completed';
             else {
@@ -958,7 +1012,28 @@ export function createSpotService(
     return new AppError('CONFLICT', 'spot.marketHalted', { market: `${m.base}/${m.quote}` });
   }
 
-  /** The rules of spec §8 that need no book: sides, types, the grid, the minimum. */
+  /**
+   * The price band: a limit order must be priced within the market's band around its latest
+   * index price (both ends on the tick grid, inside the band). Without any index tick yet there
+   * is nothing to be around, and no band.
+   */
+  async function checkBand(m: Market, price: string): Promise<void> {
+    const index = await market.currentIndex(m.id);
+    if (index === null) return;
+    const tick = dec(m.tickSize);
+    const band = dec(m.priceBand);
+    const lo = dec(index).times(dec('1').minus(band)).div(tick).ceil().times(tick);
+    const hi = dec(index).times(dec('1').plus(band)).div(tick).floor().times(tick);
+    const p = dec(price);
+    if (p.lt(lo) || p.gt(hi))
+      throw invalid('spot.priceOutOfBand', 'price', {
+        min: lo.toFixed(),
+        max: hi.toFixed(),
+        band: band.times(100).toFixed(),
+      });
+  }
+
+  /** The rules of spec §8 that need no book: sides, types, the grid, the minimum, the limits. */
   async function validate(userId: number, body: PlaceOrderBody): Promise<PlaceInput> {
     const sideIn = (body.side ?? '').trim().toLowerCase();
     if (sideIn !== 'buy' && sideIn !== 'sell') throw invalid('spot.sideInvalid', 'side');
@@ -975,19 +1050,37 @@ export function createSpotService(
     }
     if (desk(m).halted) throw haltedError(m);
     const qtyRequired = side === 'buy' ? 'spot.qtyRequiredBuy' : 'spot.qtyRequiredSell';
-    const number = (v: string | undefined, field: string, requiredKey: string): string | null => {
+    const number = (
+      v: string | undefined,
+      field: string,
+      requiredKey: string,
+      max?: { limit: string; key: string; currency: string },
+    ): string | null => {
       const s = (v ?? '').trim();
       if (s === '') return null;
       const d = parseDecimal(s, { positive: true });
       if (d === null)
         throw invalid(requiredKey === qtyRequired ? 'spot.qtyInvalid' : `spot.${field}Invalid`, field);
+      // The market's maximum, named, before anything else is said about a huge number.
+      if (max && dec(d).gt(max.limit))
+        throw invalid(max.key, field, { max: max.limit, currency: max.currency });
       if (dec(d).gte(MAX_INPUT)) throw invalid('spot.tooLarge', field);
       return d;
     };
     const price = type === 'limit' ? number(body.price, 'price', 'spot.priceRequired') : null;
-    const qty = number(body.qty, 'qty', qtyRequired);
+    const qty = number(body.qty, 'qty', qtyRequired, {
+      limit: m.maxQty,
+      key: 'spot.qtyTooLarge',
+      currency: m.base,
+    });
     const amount =
-      type === 'market' && side === 'buy' ? number(body.amount, 'amount', 'spot.amountInvalid') : null;
+      type === 'market' && side === 'buy'
+        ? number(body.amount, 'amount', 'spot.amountInvalid', {
+            limit: m.maxAmount,
+            key: 'spot.amountTooLarge',
+            currency: m.quote,
+          })
+        : null;
     if (qty !== null && amount !== null) throw invalid('spot.qtyOrAmount', 'qty');
     if (qty === null && amount === null) throw invalid(qtyRequired, 'qty');
     if (type === 'limit' && price === null) throw invalid('spot.priceRequired', 'price');
@@ -995,10 +1088,14 @@ export function createSpotService(
     let ticks = 0;
     let lots = 0;
     let units = 0;
+    const valueTooLarge = () => invalid('spot.valueTooLarge', 'qty', { max: m.maxAmount, currency: m.quote });
     if (price !== null) {
-      const t = toCount(price, m.tickSize);
+      const t = countOf(price, m.tickSize);
       if (t === null) throw invalid('spot.priceOffGrid', 'price', { step: m.tickSize });
-      ticks = t;
+      await checkBand(m, price);
+      // More ticks than the engine counts: no quantity keeps such an order under the maximum value.
+      if (t > MAX_SAFE) throw valueTooLarge();
+      ticks = Number(t);
     }
     if (qty !== null) {
       const l = toCount(qty, m.lotSize);
@@ -1010,6 +1107,7 @@ export function createSpotService(
       if (u === null) throw invalid('spot.amountOffGrid', 'amount', { step: quoteStep });
       units = u;
     }
+    if (type === 'limit' && dec(price!).times(qty!).gt(m.maxAmount)) throw valueTooLarge();
     if (type === 'limit' && unitsOf(ticks, lots) > MAX_SAFE) throw invalid('spot.tooLarge', 'qty');
     // The smallest order: a limit order's value, a market buy's amount. A market order by
     // quantity is checked against what it would trade now (in the batch, see below).
