@@ -9,7 +9,7 @@ import { describeUrl, StartupError } from './client.ts';
  * StartupError below). The lock key is derived from the schema, so servers (and test files) on
  * different schemas of one database do not exclude each other.
  *
- * The connection is checked every `checkMs`. When it dies or stops answering, `held` turns
+ * The connection is checked every `checkMs`. When it dies or stops answering (two periods), `held` turns
  * false (orders are refused with "try again"), and the lock is taken again as soon as the
  * database answers: while this process did not hold it, nobody else ran the books unless it took
  * the lock, so the books in memory are still the database's. If another process holds it by
@@ -52,7 +52,9 @@ export async function takeBooksLock(opts: BooksLockOptions): Promise<BooksLock> 
     const c = new pgMod.default.Client({
       connectionString: opts.url,
       connectionTimeoutMillis: opts.connectTimeoutMs || undefined,
-      query_timeout: opts.checkMs,
+      // a check unanswered for two periods means the connection is stalled (a loaded server
+      // may take a while to answer one; refusing orders for that would be worse)
+      query_timeout: 2 * opts.checkMs,
       keepAlive: true,
       application_name: 'verdant-books',
       ...(opts.schema ? { options: `-c search_path=${opts.schema}` } : {}),
