@@ -14,7 +14,7 @@ import {
 
 // The account page's second contact: an account registered by e-mail binds a phone number with
 // the code the SMS hook receives, and the page shows it; a wrong code is refused. In Thai, the
-// default language (the account's language decides it once logged in).
+// default language.
 
 const th = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/th.json'), 'utf8'));
 
