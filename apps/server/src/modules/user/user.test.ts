@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AppError } from '../../http/errors.ts';
 import { freshEmail, type Harness, registerByEmail, startHarness } from '../../test/harness.ts';
+import { userService } from './service.ts';
 
 let h: Harness;
 beforeAll(async () => {
@@ -555,6 +557,37 @@ describe('fund password lock-out under parallel guesses', () => {
     expect((await set({ password: '222222', re_password: '222222', old_password: '123456' })).body.type).toBe(
       'ok',
     );
+  });
+});
+
+describe('fund password lock-out across processes', () => {
+  it('the database alone caps parallel guesses: 20 checks through separate services compare at most five', async () => {
+    const u = await registerByEmail(h);
+    await h.call(
+      'POST',
+      'safe/update_password',
+      { password: '123456', re_password: '123456' },
+      { token: u.token },
+    );
+    // each service gets a database handle of its own identity, so nothing queues them in this
+    // process: as if each came from a different server process
+    const services = Array.from({ length: 20 }, () =>
+      userService({ ...h.app.ctx, db: Object.create(h.app.ctx.db) as typeof h.app.ctx.db }),
+    );
+    const outcomes = await Promise.all(
+      services.map((s, i) =>
+        s.verifyFundPassword(u.user.id, String(300000 + i)).then(
+          () => 'ok',
+          (e: AppError) => e.messageKey,
+        ),
+      ),
+    );
+    expect(outcomes.filter((o) => o === 'fund.wrong')).toHaveLength(4);
+    expect(outcomes.filter((o) => o === 'fund.locked')).toHaveLength(16);
+    const right = await services[0]!
+      .verifyFundPassword(u.user.id, '123456')
+      .catch((e: AppError) => e.messageKey);
+    expect(right).toBe('fund.locked');
   });
 });
 
