@@ -109,6 +109,47 @@ describe('account page: binding the second contact', () => {
     expect(getSession().user?.mobile).toBeNull();
   });
 
+  it('binds an e-mail address to a phone account the same way', async () => {
+    const phoneUser = { ...bound, account: '898765432', email: null };
+    setSession('tok', phoneUser);
+    const withEmail = { ...phoneUser, email: 'ploy@example.com' };
+    let current: typeof phoneUser | typeof withEmail = phoneUser;
+    const stub = fetchStub({
+      'user/center': () => ok(current),
+      sms_mail: ok({ resend_in: 60 }, 'Code sent'),
+      'set/sms_other_mail': () => {
+        current = withEmail;
+        return ok(withEmail, 'Binding successful');
+      },
+    });
+    vi.stubGlobal('fetch', stub.fn);
+    renderPage(<AccountPage />, paths.account);
+
+    const row = (await screen.findByText(en.account.email)).closest('.adm-list-item');
+    if (!(row instanceof HTMLElement)) throw new Error('no e-mail row');
+    fireEvent.click(row);
+    await screen.findByText(en.account.bindEmail);
+    fireEvent.change(screen.getByPlaceholderText(en.auth.emailPlaceholder), {
+      target: { value: ' ploy@example.com ' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: en.auth.sendCode }));
+    await waitFor(() => expect(stub.calls.some((c) => c.path === 'sms_mail')).toBe(true));
+    expect(Object.fromEntries(stub.calls.find((c) => c.path === 'sms_mail')?.body ?? [])).toEqual({
+      email: 'ploy@example.com',
+      type: 'bind',
+    });
+    fireEvent.change(screen.getByPlaceholderText(en.auth.codePlaceholder), { target: { value: '654321' } });
+    fireEvent.click(screen.getByRole('button', { name: en.account.bindSubmit }));
+    expect(await screen.findByText('Binding successful')).toBeTruthy();
+    expect(Object.fromEntries(stub.calls.find((c) => c.path === 'set/sms_other_mail')?.body ?? [])).toEqual({
+      type: 'email',
+      account: 'ploy@example.com',
+      code: '654321',
+    });
+    expect(await screen.findByText('pl***@example.com')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByText(en.account.bindNow)).toBeNull());
+  });
+
   it('offers nothing to bind for a contact already bound', async () => {
     setSession('tok', bound);
     vi.stubGlobal('fetch', fetchStub({ 'user/center': ok(bound) }).fn);
