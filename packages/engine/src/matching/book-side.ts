@@ -103,7 +103,9 @@ export class BookSide {
     if (found !== undefined) return found;
     const level = this.pool.pop() ?? new Level();
     level.price = price;
-    const { neighbour, below } = this.index.insert(key, level);
+    const index = this.index;
+    index.insert(key, level);
+    const { neighbour, below } = index;
     if (neighbour === undefined) {
       this.best = level;
     } else if (below) {

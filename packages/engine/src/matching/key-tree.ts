@@ -51,9 +51,28 @@ function upperBound(keys: number[], key: number): number {
   return lo;
 }
 
+/** Inserts `v` at `i`, shifting the tail by hand (`splice` would allocate the removed-items array). */
+function insertAt<T>(a: T[], i: number, v: T): void {
+  let j = a.length;
+  a.push(v);
+  for (; j > i; j--) a[j] = a[j - 1]!;
+  a[i] = v;
+}
+
+function removeAt<T>(a: T[], i: number): void {
+  const last = a.length - 1;
+  for (let j = i; j < last; j++) a[j] = a[j + 1]!;
+  a.pop();
+}
+
 export class KeyTree<V> {
   private root: Node<V> = new Leaf<V>();
   private count = 0;
+  /** What the last insert found beside its key (see `insert`); fields, so inserting allocates nothing. */
+  neighbour: V | undefined = undefined;
+  below = false;
+  /** The key that separates a node split by `insertIn` from the new node it returned. */
+  private splitKey = 0;
 
   get size(): number {
     return this.count;
@@ -67,59 +86,55 @@ export class KeyTree<V> {
   }
 
   /**
-   * Adds `key` (which must not be present) and returns a value next to it in key order: the one
+   * Adds `key` (which must not be present) and sets `neighbour` to a value next to it in key order: the one
    * just below it when that sits in the same leaf, else the one just above (`below` says which);
    * undefined only when the tree was empty. A non-root leaf is never empty, so one of the two is
    * always in the leaf the key lands in and no second descent is needed.
    */
-  insert(key: number, val: V): { neighbour: V | undefined; below: boolean } {
-    const out = { neighbour: undefined as V | undefined, below: false };
-    const split = this.insertIn(this.root, key, val, out);
+  insert(key: number, val: V): void {
+    this.neighbour = undefined;
+    this.below = false;
+    const split = this.insertIn(this.root, key, val);
     if (split !== null) {
       const root = new Inner<V>();
-      root.keys.push(split.sep);
-      root.kids.push(this.root, split.node);
+      root.keys.push(this.splitKey);
+      root.kids.push(this.root, split);
       this.root = root;
     }
     this.count++;
-    return out;
   }
 
-  private insertIn(
-    node: Node<V>,
-    key: number,
-    val: V,
-    out: { neighbour: V | undefined; below: boolean },
-  ): { sep: number; node: Node<V> } | null {
+  /** Returns the new right half when `node` split (its first key in `splitKey`), else null. */
+  private insertIn(node: Node<V>, key: number, val: V): Node<V> | null {
     if (node instanceof Leaf) {
       const i = lowerBound(node.keys, key);
       if (i > 0) {
-        out.neighbour = node.vals[i - 1];
-        out.below = true;
+        this.neighbour = node.vals[i - 1];
+        this.below = true;
       } else if (node.keys.length > 0) {
-        out.neighbour = node.vals[0];
-        out.below = false;
+        this.neighbour = node.vals[0];
       }
-      node.keys.splice(i, 0, key);
-      node.vals.splice(i, 0, val);
+      insertAt(node.keys, i, key);
+      insertAt(node.vals, i, val);
       if (node.keys.length <= FANOUT) return null;
       const right = new Leaf<V>();
       right.keys.push(...node.keys.splice(HALF));
       right.vals.push(...node.vals.splice(HALF));
-      return { sep: right.keys[0]!, node: right };
+      this.splitKey = right.keys[0]!;
+      return right;
     }
     const j = upperBound(node.keys, key);
-    const split = this.insertIn(node.kids[j]!, key, val, out);
+    const split = this.insertIn(node.kids[j]!, key, val);
     if (split === null) return null;
-    node.keys.splice(j, 0, split.sep);
-    node.kids.splice(j + 1, 0, split.node);
+    insertAt(node.keys, j, this.splitKey);
+    insertAt(node.kids, j + 1, split);
     if (node.kids.length <= FANOUT) return null;
     // FANOUT + 1 children: the left keeps HALF + 1, the key between the halves moves up.
     const right = new Inner<V>();
     right.kids = node.kids.splice(HALF + 1);
     right.keys = node.keys.splice(HALF + 1);
-    const sep = node.keys.pop()!;
-    return { sep, node: right };
+    this.splitKey = node.keys.pop()!;
+    return right;
   }
 
   /** Removes `key`; false if it was not there. */
@@ -135,8 +150,8 @@ export class KeyTree<V> {
     if (node instanceof Leaf) {
       const i = lowerBound(node.keys, key);
       if (node.keys[i] !== key) return false;
-      node.keys.splice(i, 1);
-      node.vals.splice(i, 1);
+      removeAt(node.keys, i);
+      removeAt(node.vals, i);
       return true;
     }
     const j = upperBound(node.keys, key);
@@ -192,8 +207,8 @@ export class KeyTree<V> {
       a.keys.push(parent.keys[i]!, ...bi.keys);
       a.kids.push(...bi.kids);
     }
-    parent.keys.splice(i, 1);
-    parent.kids.splice(i + 1, 1);
+    removeAt(parent.keys, i);
+    removeAt(parent.kids, i + 1);
   }
 
   /** Every entry in ascending key order (tests and diagnostics; allocates). */
