@@ -71,3 +71,55 @@ describe('login limits, keyed once the body is read', () => {
     expect((await login('192.0.2.8', u.email, u.password)).body.type).toBe('ok');
   });
 });
+
+/** Any POST under /api from the given address. */
+async function post(from: string, path: string, body: Record<string, string>, token?: string) {
+  const res = await h.inject({
+    method: 'POST',
+    url: `/api/${path}`,
+    remoteAddress: from,
+    headers: {
+      lang: 'en',
+      'content-type': 'application/x-www-form-urlencoded',
+      ...(token ? { authorization: token } : {}),
+    },
+    payload: new URLSearchParams(body).toString(),
+  });
+  return { status: res.statusCode, body: res.json() as { type: string; message: string } };
+}
+
+describe('the other kinds', () => {
+  it('codes: one contact checked from many addresses is limited to 10 an hour, spellings included', async () => {
+    const email = freshEmail();
+    for (let i = 0; i < 10; i++) {
+      const spelled = i % 2 ? email.toUpperCase() : email;
+      expect((await post(`203.0.114.${i + 1}`, 'user/check_email', { email: spelled })).status).toBe(200);
+    }
+    const res = await post('203.0.114.99', 'user/check_email', { email });
+    expect(res.status).toBe(429);
+    expect(res.body.message).toMatch(/^Too many attempts/);
+  });
+
+  it('logged-in password checks count per user, whatever address the token is used from', async () => {
+    const u = await registerByEmail(h);
+    // incomplete forms: refused by the service, but every request counts
+    for (let i = 0; i < 30; i++)
+      expect((await post(`198.18.0.${i + 1}`, 'user/e_pwd', {}, u.token)).status).toBe(400);
+    expect((await post('198.18.1.1', 'user/e_pwd', {}, u.token)).status).toBe(429);
+    // another user is not affected
+    const other = await registerByEmail(h);
+    expect((await post('198.18.0.1', 'user/e_pwd', {}, other.token)).status).toBe(400);
+  });
+
+  it('an IPv6 /64 is one address for the ceiling', async () => {
+    for (let i = 0; i < 30; i++)
+      expect(
+        (await post(`2001:db8:7:7::${(i + 1).toString(16)}`, 'user/check_email', { email: freshEmail() }))
+          .status,
+      ).toBe(200);
+    const res = await post('2001:db8:7:7:ffff::1', 'user/check_email', { email: freshEmail() });
+    expect(res.status).toBe(429);
+    // the next /64 is another address
+    expect((await post('2001:db8:7:8::1', 'user/check_email', { email: freshEmail() })).status).toBe(200);
+  });
+});
