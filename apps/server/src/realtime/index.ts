@@ -108,10 +108,13 @@ export function attachRealtime(app: FastifyInstance): Server {
   });
   io.on('connection', (socket) => streamProtocol(io, socket));
   const stopListening = onSessionEnd((end) => endSessionSockets(io, end));
-  const sweep = setInterval(() => {
-    checkSocketSessions(app).catch((err) => app.log.warn({ err }, 'socket session check failed'));
-  }, app.ctx.config.sessionSweepMs);
-  sweep.unref();
+  // 0 turns the periodic check off (logout and password changes still end sockets at once)
+  const sweep =
+    app.ctx.config.sessionSweepMs > 0
+      ? setInterval(() => {
+          checkSocketSessions(app).catch((err) => app.log.warn({ err }, 'socket session check failed'));
+        }, app.ctx.config.sessionSweepMs).unref()
+      : undefined;
   app.addHook('onClose', async () => {
     clearInterval(sweep);
     stopListening();

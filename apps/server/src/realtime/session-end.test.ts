@@ -23,8 +23,8 @@ afterAll(async () => {
  * A client like the app's: it reconnects by itself after a dropped connection, sending the
  * same token again.
  */
-async function connect(token: string) {
-  const socket = connectTo(url, {
+async function connect(token: string, to = url) {
+  const socket = connectTo(to, {
     path: '/socket.io',
     forceNew: true,
     transports: ['websocket'],
@@ -118,5 +118,25 @@ describe('a socket whose session ends', () => {
     await flush(theirs.socket);
     expect(theirs.socket.connected).toBe(true);
     expect(await serverUser(theirs.socket)).toBe(bystander.user.id);
+  });
+});
+
+describe('the periodic session check', () => {
+  it('runs by itself every sessionSweepMs and disconnects a socket whose session expired', async () => {
+    const quick = await startHarness({ sessionSweepMs: 50 });
+    try {
+      await quick.app.listen({ port: 0, host: '127.0.0.1' });
+      const to = `http://127.0.0.1:${(quick.app.server.address() as AddressInfo).port}`;
+      const u = await registerByEmail(quick);
+      const mine = await connect(u.token, to);
+      const dropped = once(mine.socket, 'disconnect');
+      await quick.app.ctx.db.query(
+        "UPDATE sessions SET last_seen_at = now() - interval '8 days' WHERE user_id = $1",
+        [u.user.id],
+      );
+      await dropped;
+    } finally {
+      await quick.close();
+    }
   });
 });
