@@ -43,7 +43,7 @@ export async function createSession(q: Queryable, userId: number, req: FastifyRe
   return token;
 }
 
-/** How long a session lives: `idleSeconds` without a request, `maxSeconds` after its login. */
+/** How long a session lives: `sessionIdleSeconds` without a request, `sessionMaxSeconds` after its login. */
 export interface SessionLifetimes {
   sessionIdleSeconds: number;
   sessionMaxSeconds: number;
