@@ -99,12 +99,12 @@ export class BookSide {
     // Most orders join the top of the book.
     if (best !== null && best.price === price) return best;
     const key = this.bid ? price : -price;
-    const found = this.index.get(key);
+    const index = this.index;
+    const found = index.find(key);
     if (found !== undefined) return found;
     const level = this.pool.pop() ?? new Level();
     level.price = price;
-    const index = this.index;
-    index.insert(key, level);
+    index.insertFound(key, level);
     const { neighbour, below } = index;
     if (neighbour === undefined) {
       this.best = level;

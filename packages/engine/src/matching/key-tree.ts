@@ -71,17 +71,39 @@ export class KeyTree<V> {
   /** What the last insert found beside its key (see `insert`); fields, so inserting allocates nothing. */
   neighbour: V | undefined = undefined;
   below = false;
-  /** The key that separates a node split by `insertIn` from the new node it returned. */
-  private splitKey = 0;
+  /** The last `find`'s way down: inner nodes, the child taken in each, and where it ended. */
+  private readonly path: Inner<V>[] = [];
+  private readonly pathAt: number[] = [];
+  private depth = 0;
+  private leaf: Leaf<V> = this.root as Leaf<V>;
+  private leafAt = 0;
 
   get size(): number {
     return this.count;
   }
 
   get(key: number): V | undefined {
+    return this.find(key);
+  }
+
+  /**
+   * Like `get`, and remembers the path it took, so that `insertFound` can add the key it did not
+   * find without descending again (a new price level costs one descent, not two).
+   */
+  find(key: number): V | undefined {
     let node = this.root;
-    while (node instanceof Inner) node = node.kids[upperBound(node.keys, key)]!;
+    let d = 0;
+    while (node instanceof Inner) {
+      const j = upperBound(node.keys, key);
+      this.path[d] = node;
+      this.pathAt[d] = j;
+      d++;
+      node = node.kids[j]!;
+    }
+    this.depth = d;
+    this.leaf = node;
     const i = lowerBound(node.keys, key);
+    this.leafAt = i;
     return node.keys[i] === key ? node.vals[i] : undefined;
   }
 
@@ -89,52 +111,52 @@ export class KeyTree<V> {
    * Adds `key` (which must not be present) and sets `neighbour` to a value next to it in key order: the one
    * just below it when that sits in the same leaf, else the one just above (`below` says which);
    * undefined only when the tree was empty. A non-root leaf is never empty, so one of the two is
-   * always in the leaf the key lands in and no second descent is needed.
+   * always in the leaf the key lands in.
    */
   insert(key: number, val: V): void {
-    this.neighbour = undefined;
-    this.below = false;
-    const split = this.insertIn(this.root, key, val);
-    if (split !== null) {
-      const root = new Inner<V>();
-      root.keys.push(this.splitKey);
-      root.kids.push(this.root, split);
-      this.root = root;
-    }
-    this.count++;
+    this.find(key);
+    this.insertFound(key, val);
   }
 
-  /** Returns the new right half when `node` split (its first key in `splitKey`), else null. */
-  private insertIn(node: Node<V>, key: number, val: V): Node<V> | null {
-    if (node instanceof Leaf) {
-      const i = lowerBound(node.keys, key);
-      if (i > 0) {
-        this.neighbour = node.vals[i - 1];
-        this.below = true;
-      } else if (node.keys.length > 0) {
-        this.neighbour = node.vals[0];
-      }
-      insertAt(node.keys, i, key);
-      insertAt(node.vals, i, val);
-      if (node.keys.length <= FANOUT) return null;
-      const right = new Leaf<V>();
-      right.keys.push(...node.keys.splice(HALF));
-      right.vals.push(...node.vals.splice(HALF));
-      this.splitKey = right.keys[0]!;
-      return right;
+  /** `insert`, where the last call on this tree was a `find` of the same key that found nothing. */
+  insertFound(key: number, val: V): void {
+    const leaf = this.leaf;
+    const i = this.leafAt;
+    this.neighbour = undefined;
+    this.below = false;
+    if (i > 0) {
+      this.neighbour = leaf.vals[i - 1];
+      this.below = true;
+    } else if (leaf.keys.length > 0) {
+      this.neighbour = leaf.vals[0];
     }
-    const j = upperBound(node.keys, key);
-    const split = this.insertIn(node.kids[j]!, key, val);
-    if (split === null) return null;
-    insertAt(node.keys, j, this.splitKey);
-    insertAt(node.kids, j + 1, split);
-    if (node.kids.length <= FANOUT) return null;
-    // FANOUT + 1 children: the left keeps HALF + 1, the key between the halves moves up.
-    const right = new Inner<V>();
-    right.kids = node.kids.splice(HALF + 1);
-    right.keys = node.keys.splice(HALF + 1);
-    this.splitKey = node.keys.pop()!;
-    return right;
+    insertAt(leaf.keys, i, key);
+    insertAt(leaf.vals, i, val);
+    this.count++;
+    if (leaf.keys.length <= FANOUT) return;
+    // Split the leaf, then each full node on the way back up.
+    const right = new Leaf<V>();
+    right.keys.push(...leaf.keys.splice(HALF));
+    right.vals.push(...leaf.vals.splice(HALF));
+    let sep = right.keys[0]!;
+    let split: Node<V> = right;
+    for (let d = this.depth - 1; d >= 0; d--) {
+      const node = this.path[d]!;
+      const j = this.pathAt[d]!;
+      insertAt(node.keys, j, sep);
+      insertAt(node.kids, j + 1, split);
+      if (node.kids.length <= FANOUT) return;
+      // FANOUT + 1 children: the left keeps HALF + 1, the key between the halves moves up.
+      const up = new Inner<V>();
+      up.kids = node.kids.splice(HALF + 1);
+      up.keys = node.keys.splice(HALF + 1);
+      sep = node.keys.pop()!;
+      split = up;
+    }
+    const root = new Inner<V>();
+    root.keys.push(sep);
+    root.kids.push(this.root, split);
+    this.root = root;
   }
 
   /** Removes `key`; false if it was not there. */
