@@ -52,6 +52,16 @@ describe('server messages', () => {
     expect([...used].filter((k) => !en.has(k))).toEqual([]);
   });
 
+  it('names every ledger reason the code posts, so the funds record never shows a bare code', () => {
+    const reasons = new Set<string>();
+    for (const f of files(src)) {
+      for (const m of readFileSync(f, 'utf8').matchAll(/\breason: '([a-z_]+)'/g)) reasons.add(m[1]!);
+    }
+    expect(reasons).toContain('spot_fill');
+    const en = new Set(keys(catalogs.en!));
+    expect([...reasons].filter((r) => !en.has(`wallet.reason.${r}`))).toEqual([]);
+  });
+
   it('fills in parameters and falls back to English for a missing key', () => {
     expect(t('th', 'errors.rateLimited', { seconds: 30 })).toBe('ลองหลายครั้งเกินไป กรุณาลองใหม่ในอีก 30 วินาที');
     expect(t('en', 'no.such.key')).toBe('no.such.key');
