@@ -27,13 +27,16 @@ const addressOf = (req: FastifyRequest) => normalizeIP(req.ip, 64);
 
 /**
  * The account a request is about, so every spelling of one contact shares a count: the
- * logged-in user, or the account, phone number or e-mail address its body names (e-mail lower
+ * logged-in user, an operator's username, or the account, phone number or e-mail address its body names (e-mail lower
  * case, phone numbers by their digits without a leading 0, the dialling code left out). Null
  * when it names none.
  */
 export function accountKey(req: FastifyRequest): string | null {
   if (req.user) return `user:${req.user.id}`;
   const body = (req.body ?? {}) as Record<string, unknown>;
+  // an operator's username is a name space of its own: never the same count as a user's account
+  if (typeof body.username === 'string' && body.username.trim())
+    return `operator:${body.username.trim().toLowerCase().slice(0, 254)}`;
   const raw = [body.account, body.mobile, body.email].find((v) => typeof v === 'string' && v.trim());
   if (typeof raw !== 'string') return null;
   const s = raw.trim().toLowerCase().slice(0, 254);

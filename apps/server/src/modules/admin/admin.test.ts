@@ -195,18 +195,36 @@ describe('operator login and sessions', () => {
     expect(res.status).toBe(401);
   });
 
-  it('limits login attempts per address with a localized 429', async () => {
+  it('limits operator logins per address and username, per username across addresses, and per address', async () => {
     const limited = await startHarness({
       rateLimits: { login: 2, codes: 5, passwordChecks: 5, windowMs: 60_000 },
+      accountRateLimits: { login: 3, codes: 5, passwordChecks: 5, windowMs: 60_000 },
+      addressRateLimits: { login: 4, codes: 5, passwordChecks: 5, windowMs: 60_000 },
     });
+    const from = (ip: string, username: string) =>
+      limited.inject({
+        method: 'POST',
+        url: '/api/admin/login',
+        remoteAddress: ip,
+        headers: { lang: 'en' },
+        payload: { username, password: 'wrong-password' },
+      });
     try {
-      for (let i = 0; i < 2; i++) {
-        const res = await limited.call('POST', 'admin/login', { username: 'x', password: 'y' });
-        expect(res.status).toBe(400);
-      }
-      const res = await limited.call('POST', 'admin/login', { username: 'other', password: 'y' });
-      expect(res.status).toBe(429);
-      expect(res.body.message).toMatch(/^Too many attempts\. Please try again in \d+ seconds$/);
+      // one address guessing one username: the third try is refused
+      expect((await from('10.0.0.1', 'x')).statusCode).toBe(400);
+      expect((await from('10.0.0.1', 'X')).statusCode).toBe(400);
+      const third = await from('10.0.0.1', 'x');
+      expect(third.statusCode).toBe(429);
+      expect(third.json().message).toMatch(/^Too many attempts\. Please try again in \d+ seconds$/);
+      // another username from the same address still gets its answer
+      expect((await from('10.0.0.1', 'other')).statusCode).toBe(400);
+      // the same username from a new address counts across addresses: 3 in all
+      expect((await from('10.0.0.2', 'x')).statusCode).toBe(400);
+      expect((await from('10.0.0.3', 'x')).statusCode).toBe(429);
+      // and one address trying many usernames meets its own ceiling
+      for (const u of ['a', 'b', 'c']) expect((await from('10.0.0.9', u)).statusCode).toBe(400);
+      expect((await from('10.0.0.9', 'd')).statusCode).toBe(400);
+      expect((await from('10.0.0.9', 'e')).statusCode).toBe(429);
     } finally {
       await limited.close();
     }

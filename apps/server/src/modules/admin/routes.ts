@@ -25,8 +25,9 @@ import {
   Operator,
   Paged,
 } from '@verdant/api';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { ok } from '../../http/envelope.ts';
+import { limit } from '../../http/rate-limits.ts';
 import { sendPicture } from '../uploads/reply.ts';
 import { uploadsService } from '../uploads/service.ts';
 import { loginOperator, logoutOperator, operatorOf, requireOperator, toOperator } from './operators.ts';
@@ -46,17 +47,11 @@ export default async function adminRoutes(fastify: FastifyInstance) {
   const uploads = uploadsService(app.ctx);
   const operator = requireOperator(app);
   const adminOnly = requireOperator(app, 'admin');
-  const { rateLimits } = app.ctx.config;
 
   app.post(`/${AdminPaths.login}`, {
-    config: {
-      // per address, before the body is read: guessing many usernames from one place is capped too
-      rateLimit: {
-        max: rateLimits.login,
-        timeWindow: rateLimits.windowMs,
-        keyGenerator: (req: FastifyRequest) => `admin-login:${req.ip}`,
-      },
-    },
+    // the user login's limits, keyed by the operator's username: per address and username, per
+    // username across addresses, and a ceiling per address
+    preHandler: limit(app, 'login'),
     schema: {
       tags,
       summary: 'Operator login: username and password give a token for /api/admin/*',
