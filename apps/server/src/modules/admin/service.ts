@@ -13,6 +13,7 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { type PageInput, pageOf, parsePaging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
+import { parseReason, parseTxRef } from '../../http/parse.ts';
 import {
   countryName,
   reviewVerification,
@@ -23,8 +24,8 @@ import { approveDeposit, approveWithdrawal, rejectDeposit, rejectWithdrawal } fr
 import { listAudit, writeAudit } from './audit.ts';
 import type { OperatorSession } from './operators.ts';
 
-export const REASON_MAX = 200;
-const TX_REF_MAX = 200;
+const REASON_KEYS = { required: 'admin.reasonRequired', tooLong: 'admin.reasonTooLong' };
+const TX_REF_KEYS = { required: 'admin.txRefRequired', tooLong: 'admin.txRefTooLong' };
 
 /** A row id from a form or a query: required, and a whole number (else nothing can match it). */
 export function parseId(v: string | undefined, field = 'id', requiredKey = 'admin.idRequired'): number {
@@ -32,13 +33,6 @@ export function parseId(v: string | undefined, field = 'id', requiredKey = 'admi
   if (!s) throw invalid(requiredKey, field);
   if (!/^\d{1,9}$/.test(s)) throw new AppError('NOT_FOUND', 'errors.notFound', {}, field);
   return Number(s);
-}
-
-function parseReason(v: string | undefined): string {
-  const reason = (v ?? '').trim().replace(/\s+/g, ' ');
-  if (!reason) throw invalid('admin.reasonRequired', 'reason');
-  if ([...reason].length > REASON_MAX) throw invalid('admin.reasonTooLong', 'reason', { max: REASON_MAX });
-  return reason;
 }
 
 function parseStatus(v: string | undefined, allowed: readonly string[]): string | null {
@@ -169,11 +163,9 @@ export function adminService(ctx: AppContext) {
     const id = parseId(body.id);
     let reason = '';
     let txRef = '';
-    if (decision === 'reject') reason = parseReason(body.reason);
+    if (decision === 'reject') reason = parseReason(body.reason, REASON_KEYS);
     else if (kind === 'withdrawal') {
-      txRef = (body.tx_ref ?? '').trim();
-      if (!txRef) throw invalid('admin.txRefRequired', 'tx_ref');
-      if (txRef.length > TX_REF_MAX) throw invalid('admin.txRefTooLong', 'tx_ref', { max: TX_REF_MAX });
+      txRef = parseTxRef(body.tx_ref, TX_REF_KEYS);
     }
     return db.tx(async (q) => {
       const before = await moneyRow(q, kind, id, true);
@@ -379,7 +371,7 @@ export function adminService(ctx: AppContext) {
       lang: Lang,
     ): Promise<AdminVerification> {
       const id = parseId(body.id);
-      const reason = decision === 'rejected' ? parseReason(body.reason) : null;
+      const reason = decision === 'rejected' ? parseReason(body.reason, REASON_KEYS) : null;
       await db.tx(async (q) => {
         const r = await reviewVerification(q, id, op.id, decision, reason);
         await writeAudit(q, {

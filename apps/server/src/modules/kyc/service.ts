@@ -10,6 +10,7 @@ import type {
 import { type CountryCode, getCountries } from 'libphonenumber-js/max';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { intlLocale } from '../../i18n/index.ts';
 import { uploadsService } from '../uploads/service.ts';
@@ -124,10 +125,6 @@ async function lockUser(q: Queryable, userId: number): Promise<UserStates> {
   );
   if (!u) throw new AppError('NOT_FOUND', 'errors.notFound');
   return u;
-}
-
-function isUniqueViolation(e: unknown): boolean {
-  return (e as { code?: string } | null)?.code === '23505';
 }
 
 /**

@@ -1,6 +1,6 @@
 import type { MarketInfo } from '@verdant/api';
-import { parseDecimal } from '@verdant/engine';
 import type { Queryable } from '../../db/client.ts';
+import { canon } from '../../db/values.ts';
 
 /** A market row of the database, as the services use it (decimals are canonical strings). */
 export interface Market {
@@ -56,8 +56,6 @@ interface Row {
   max_open_orders: number;
   price_band: string;
 }
-
-const canon = (v: string) => parseDecimal(v) ?? '0';
 
 /** Every market, enabled or not, in display order. */
 export async function loadMarkets(q: Queryable): Promise<Market[]> {

@@ -23,6 +23,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
+import { canon } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { addStreamResolver } from '../../realtime/index.ts';
 import { type BackfillOptions, backfillMarket } from './backfill.ts';
@@ -97,7 +98,6 @@ export type DepthProvider = (market: Market, levels: number) => Depth | Promise<
 
 const EMPTY_DEPTH: DepthProvider = () => ({ bids: [], asks: [] });
 
-const canon = (v: string) => parseDecimal(v) ?? '0';
 const nullable = (v: string | null) => (v === null ? null : canon(v));
 
 export interface MarketServiceOptions {

@@ -1,6 +1,6 @@
 import type { Candle, CandleInterval } from '@verdant/api';
-import { parseDecimal } from '@verdant/engine';
 import type { Queryable } from '../../db/client.ts';
+import { canon } from '../../db/values.ts';
 import { type Acc, toDecimal } from './candles.ts';
 import type { Market } from './markets.ts';
 
@@ -17,8 +17,6 @@ export interface StoredCandle extends Candle {
   marketId: number;
   interval: CandleInterval;
 }
-
-const canon = (v: string) => parseDecimal(v) ?? '0';
 
 const RETURNING = `market_id, interval, (extract(epoch FROM open_time) * 1000)::bigint::text AS t,
   open::text AS open, high::text AS high, low::text AS low, close::text AS close,

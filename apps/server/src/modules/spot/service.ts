@@ -26,6 +26,7 @@ import type { Server } from 'socket.io';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { pageOf, parsePaging } from '../../db/paging.ts';
+import { canon } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { type AccountRef, LedgerBatch, type Posting } from '../../ledger/ledger.ts';
 import { userRoom } from '../../realtime/index.ts';
@@ -127,8 +128,6 @@ type Request =
 
 const spot = (userId: number, currencyId: number): AccountRef => ({ userId, type: 'spot', currencyId });
 const fees = (currencyId: number): AccountRef => ({ house: 'fees', currencyId });
-
-const canon = (v: string) => parseDecimal(v) ?? '0';
 
 /** Buyers pay their fee in the base currency (what they receive), sellers in the quote. */
 const feeCurrency = (m: Market, side: OrderSide) => (side === 'buy' ? m.base : m.quote);

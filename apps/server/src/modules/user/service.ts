@@ -16,8 +16,16 @@ import argon2 from 'argon2';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/values.ts';
 import { createSession, revokeAllSessions, revokeSession, type SessionUser } from '../../http/auth.ts';
 import { AppError, invalid } from '../../http/errors.ts';
+import {
+  codeChannel,
+  codeTarget,
+  FUND_PASSWORD_RE,
+  parseFundPassword,
+  phoneTarget,
+} from '../../http/parse.ts';
 import { type Channel, type CodeTarget, codesService } from '../codes/service.ts';
 import { parseEmail, parsePhone } from './contacts.ts';
 
@@ -29,7 +37,6 @@ const DUMMY_HASH = hashPassword(randomBytes(16).toString('hex'));
 
 const PASSWORD_MIN = 6;
 const PASSWORD_MAX = 64;
-const FUND_RE = /^\d{6}$/;
 
 interface UserRow {
   id: number;
@@ -92,15 +99,11 @@ function checkNewPassword(password: string | undefined, rePassword: string | und
     throw new AppError('PASSWORDS_INCONSISTENT', 'validation.passwordsInconsistent', {}, 're_password');
 }
 
-function isUniqueViolation(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
-}
-
 function toCenter(u: UserRow): UserCenter {
   return {
     id: u.id,
     nickname: u.nickname,
-    account: u.account_type === 'email' ? (u.email ?? '') : `+${u.area_code} ${u.mobile}`,
+    account: u.account_type === 'email' ? (u.email ?? '') : phoneTarget(u.area_code, u.mobile),
     area_code: u.area_code,
     mobile: u.mobile,
     email: u.email,
@@ -187,12 +190,11 @@ export function userService(ctx: AppContext) {
 
   /** The target a logged-in user's own code goes to, on the channel they chose. */
   function ownTarget(u: UserRow, channel: Channel): string {
-    if (channel === 'email') {
-      if (!u.email) throw invalid('validation.emailRequired', 'email');
-      return u.email;
-    }
-    if (!u.mobile) throw invalid('validation.mobileRequired', 'mobile');
-    return `+${u.area_code} ${u.mobile}`;
+    const target = codeTarget(u, channel);
+    if (target) return target;
+    throw channel === 'email'
+      ? invalid('validation.emailRequired', 'email')
+      : invalid('validation.mobileRequired', 'mobile');
   }
 
   /** One fund-password check: see `verifyFundPassword`. */
@@ -222,7 +224,7 @@ export function userService(ctx: AppContext) {
       if (!user.fund_password_hash) throw new AppError('FUND_PASSWORD_UNSET', 'fund.unset', {}, field);
       throw fundLocked(user.fund_locked_seconds ?? 0, field);
     }
-    if (FUND_RE.test(input) && (await argon2.verify(taken.hash, input))) {
+    if (FUND_PASSWORD_RE.test(input) && (await argon2.verify(taken.hash, input))) {
       await db.query(
         'UPDATE users SET fund_password_failures = 0, fund_password_locked_until = NULL WHERE id = $1',
         [userId],
@@ -377,9 +379,7 @@ export function userService(ctx: AppContext) {
     },
 
     async setFundPassword(userId: number, body: FundPasswordBody) {
-      const pwd = body.password ?? '';
-      if (!pwd) throw invalid('validation.fundPasswordRequired', 'password');
-      if (!FUND_RE.test(pwd)) throw invalid('validation.fundPasswordFormat', 'password');
+      const pwd = parseFundPassword(body.password, 'password');
       if (!body.re_password) throw invalid('validation.rePasswordRequired', 're_password');
       if (pwd !== body.re_password)
         throw new AppError('PASSWORDS_INCONSISTENT', 'validation.passwordsInconsistent', {}, 're_password');
@@ -387,14 +387,7 @@ export function userService(ctx: AppContext) {
       let codeId: string | null = null;
       if (user.fund_password_hash) {
         if (body.code) {
-          const channel: Channel =
-            body.code_type === 'email'
-              ? 'email'
-              : body.code_type === 'mobile'
-                ? 'mobile'
-                : user.email
-                  ? 'email'
-                  : 'mobile';
+          const channel = codeChannel(body.code_type, !!user.email);
           codeId = await codes.check(
             { channel, target: ownTarget(user, channel), purpose: 'fund_password' },
             body.code,

@@ -33,10 +33,12 @@ import { addDecimal, compareDecimal, dec, parseDecimal, subDecimal, truncateDeci
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { type Paging, pageOf, parsePaging } from '../../db/paging.ts';
+import { canon, isUniqueViolation } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
+import { codeChannel, codeTarget, parseFundPassword, parseReason, parseTxRef } from '../../http/parse.ts';
 import { hasMessage, t } from '../../i18n/index.ts';
 import { type AccountRef, InsufficientFunds, post, type UserAccountType } from '../../ledger/ledger.ts';
-import { type Channel, codesService } from '../codes/service.ts';
+import { codesService } from '../codes/service.ts';
 import { uploadsService } from '../uploads/service.ts';
 import { userService } from '../user/service.ts';
 import { addressFor, chainFamily, normalizeAddress } from './addresses.ts';
@@ -45,11 +47,8 @@ import { USDT_CURRENCY_ID, type UsdtPrices, usdtPrices } from './prices.ts';
 
 /** Amounts stop below NUMERIC(36,18)'s 18 integer digits, so no input can overflow a column. */
 const MAX_AMOUNT = '1000000000000000';
-const FUND_RE = /^\d{6}$/;
 const ADDRESS_REMARK_MAX = 50;
 const WITHDRAW_REMARK_MAX = 100;
-const REASON_MAX = 500;
-const TX_REF_MAX = 200;
 /** Saved withdrawal addresses per user, all currencies together. */
 const ADDRESSES_MAX = 50;
 const DETAIL_FLOWS = 20;
@@ -74,16 +73,10 @@ interface CurrencyRow {
 const CURRENCY_COLUMNS = `id, symbol, name, decimals, chains, is_fiat, min_deposit::text AS min_deposit,
   min_withdraw::text AS min_withdraw, withdraw_fee::text AS withdraw_fee, can_deposit, can_withdraw`;
 
-/** A stored NUMERIC as a canonical decimal string ("10.500000000000000000" → "10.5"). */
-const canon = (v: string): string => parseDecimal(v) ?? '0';
 const show = (v: string, decimals: number): string => truncateDecimal(v, decimals);
 const negate = (v: string): string => subDecimal('0', v);
 const iso = (d: Date | string): string => new Date(d).toISOString();
 const isoOrNull = (d: Date | string | null): string | null => (d === null ? null : iso(d));
-
-function isUniqueViolation(e: unknown): boolean {
-  return typeof e === 'object' && e !== null && (e as { code?: string }).code === '23505';
-}
 
 /** A balance the user cannot cover: the wallet's own words for it. */
 function insufficient(e: unknown): never {
@@ -122,12 +115,8 @@ function parseRemark(input: string | undefined, max: number, field = 'remark'): 
   return s;
 }
 
-function parseReason(input: string | undefined): string {
-  const s = (input ?? '').trim();
-  if (!s) throw invalid('wallet.rejectReasonRequired', 'reason');
-  if ([...s].length > REASON_MAX) throw invalid('wallet.rejectReasonTooLong', 'reason', { max: REASON_MAX });
-  return s;
-}
+const REASON_KEYS = { required: 'wallet.rejectReasonRequired', tooLong: 'wallet.rejectReasonTooLong' };
+const TX_REF_KEYS = { required: 'wallet.txRefRequired', tooLong: 'wallet.txRefTooLong' };
 
 const statusText = (lang: Lang, status: MoneyRequestState) => t(lang, `wallet.status.${status}`);
 
@@ -298,7 +287,7 @@ export async function rejectDeposit(
   operatorId: number,
   reason: string,
 ): Promise<DepositRow> {
-  const why = parseReason(reason);
+  const why = parseReason(reason, REASON_KEYS);
   const d = await lockPending<DepositRow>(q, 'deposits', DEPOSIT_ROW, depositId);
   const [row] = await q.query<DepositRow>(
     `UPDATE deposits SET status = 'rejected', reject_reason = $3, reviewed_by = $2, reviewed_at = now()
@@ -319,9 +308,7 @@ export async function approveWithdrawal(
   operatorId: number,
   txRef: string,
 ): Promise<WithdrawalRow> {
-  const ref = (txRef ?? '').trim();
-  if (!ref) throw invalid('wallet.txRefRequired', 'tx_ref');
-  if (ref.length > TX_REF_MAX) throw invalid('wallet.txRefTooLong', 'tx_ref', { max: TX_REF_MAX });
+  const ref = parseTxRef(txRef, TX_REF_KEYS);
   const w = await lockPending<WithdrawalRow>(q, 'withdrawals', WITHDRAWAL_ROW, id);
   await post(q, {
     reason: 'withdraw',
@@ -349,7 +336,7 @@ export async function rejectWithdrawal(
   operatorId: number,
   reason: string,
 ): Promise<WithdrawalRow> {
-  const why = parseReason(reason);
+  const why = parseReason(reason, REASON_KEYS);
   const w = await lockPending<WithdrawalRow>(q, 'withdrawals', WITHDRAWAL_ROW, id);
   const total = addDecimal(w.amount, w.fee);
   await post(q, {
@@ -984,9 +971,7 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
       const address = normalizeAddress(chain, raw);
       if (!address) throw new AppError('ADDRESS_INVALID', 'wallet.addressInvalid', { chain }, 'address');
       const remark = parseRemark(body.remark, ADDRESS_REMARK_MAX);
-      const fundPassword = body.fund_password ?? '';
-      if (!fundPassword) throw invalid('validation.fundPasswordRequired', 'fund_password');
-      if (!FUND_RE.test(fundPassword)) throw invalid('validation.fundPasswordFormat', 'fund_password');
+      const fundPassword = parseFundPassword(body.fund_password, 'fund_password');
       if (!(body.code ?? '').trim()) throw invalid('validation.codeRequired', 'code');
       const codeType = (body.code_type ?? '').trim();
       if (codeType && codeType !== 'mobile' && codeType !== 'email')
@@ -1004,10 +989,8 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
       if ((counts?.total ?? 0) >= ADDRESSES_MAX)
         throw new AppError('CONFLICT', 'wallet.addressLimit', { max: ADDRESSES_MAX }, 'address');
       await users.verifyFundPassword(userId, fundPassword);
-      const channel: Channel =
-        codeType === 'mobile' || codeType === 'email' ? codeType : user.email ? 'email' : 'mobile';
-      const target =
-        channel === 'email' ? user.email : user.mobile ? `+${user.area_code} ${user.mobile}` : null;
+      const channel = codeChannel(codeType, !!user.email);
+      const target = codeTarget(user, channel);
       // no code can have been sent to a contact the user does not have
       if (!target) throw new AppError('CODE_INVALID', 'codes.invalid', {}, 'code');
       const codeId = await codes.check({ channel, target, purpose: 'address' }, body.code);

@@ -628,6 +628,25 @@ describe('reviewing withdrawals (operators call these inside their own transacti
     ]);
     expect((await verifyLedger(h.app.ctx.db)).problems).toEqual([]);
   });
+
+  it('a rejection reason is at most 200 characters here too, as in the operator console', async () => {
+    const { u, addressId } = await readyToWithdraw(h, '400');
+    const res = await out(u.token, {
+      currency_id: USDT,
+      address_id: String(addressId),
+      amount: '399',
+      fund_password: FUND_PASSWORD,
+    });
+    // 201 characters: wallet once allowed 500 while admin stopped at 200
+    await expect(
+      h.app.ctx.db.tx((q) => rejectWithdrawal(q, res.body.data.id, OPERATOR, 'x'.repeat(201))),
+    ).rejects.toMatchObject({ messageKey: 'wallet.rejectReasonTooLong', params: { max: 200 } });
+    expect(await ledgerBalance(h, { userId: u.user.id })).toEqual({ available: '0', frozen: '400' });
+    const row = await h.app.ctx.db.tx((q) =>
+      rejectWithdrawal(q, res.body.data.id, OPERATOR, 'y'.repeat(200)),
+    );
+    expect(row.reject_reason).toBe('y'.repeat(200));
+  });
 });
 
 describe('bank withdrawals (Bank 9999) to a bound card', () => {
