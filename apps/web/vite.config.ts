@@ -11,8 +11,8 @@ export default defineConfig({
     __APP_VERSION__: JSON.stringify(pkg.version),
   },
   resolve: {
-    // npm hoisted React 18 to the repository root for an antd-mobile dependency; the app runs the
-    // React 19 in apps/web/node_modules, and every library must share that one copy.
+    // One React 19 at the repository root today; dedupe keeps every library on that one copy
+    // should a dependency ever bring its own (two Reacts break hooks).
     dedupe: ['react', 'react-dom'],
   },
   server: {
@@ -24,8 +24,6 @@ export default defineConfig({
   build: {
     outDir: 'dist',
     emptyOutDir: true,
-    // Read by scripts/first-load.mjs to measure what the first visit downloads.
-    manifest: true,
     // Spec §7: static chunks load from /h5/static/js.
     rolldownOptions: {
       output: {
