@@ -540,6 +540,18 @@ describe('wallet/out', () => {
 });
 
 describe('reviewing withdrawals (operators call these inside their own transaction)', () => {
+  /** A user with 400 USDT who asked to withdraw 399 (+ the 1 USDT fee), all of it frozen. */
+  async function pendingWithdrawal() {
+    const { u, addressId } = await readyToWithdraw(h, '400');
+    const res = await out(u.token, {
+      currency_id: USDT,
+      address_id: String(addressId),
+      amount: '399',
+      fund_password: FUND_PASSWORD,
+    });
+    return { u, res };
+  }
+
   it('approval pays out: frozen leaves, the house withdrawals and fees accounts receive', async () => {
     const { u, addressId } = await readyToWithdraw(h, '1000');
     const res = await out(u.token, {
@@ -592,13 +604,7 @@ describe('reviewing withdrawals (operators call these inside their own transacti
   });
 
   it('rejection unfreezes amount + fee and records the reason', async () => {
-    const { u, addressId } = await readyToWithdraw(h, '400');
-    const res = await out(u.token, {
-      currency_id: USDT,
-      address_id: String(addressId),
-      amount: '399',
-      fund_password: FUND_PASSWORD,
-    });
+    const { u, res } = await pendingWithdrawal();
     expect(await ledgerBalance(h, { userId: u.user.id })).toEqual({ available: '0', frozen: '400' });
     await expect(
       h.app.ctx.db.tx((q) => rejectWithdrawal(q, res.body.data.id, OPERATOR, '')),
@@ -630,13 +636,7 @@ describe('reviewing withdrawals (operators call these inside their own transacti
   });
 
   it('a rejection reason is at most 200 characters here too, as in the operator console', async () => {
-    const { u, addressId } = await readyToWithdraw(h, '400');
-    const res = await out(u.token, {
-      currency_id: USDT,
-      address_id: String(addressId),
-      amount: '399',
-      fund_password: FUND_PASSWORD,
-    });
+    const { u, res } = await pendingWithdrawal();
     // 201 characters: wallet once allowed 500 while admin stopped at 200
     await expect(
       h.app.ctx.db.tx((q) => rejectWithdrawal(q, res.body.data.id, OPERATOR, 'x'.repeat(201))),
