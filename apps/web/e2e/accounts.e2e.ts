@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   eventually,
   launchBrowser,
+  NO_MARKET_DATA,
   passcode,
   screenshotFailures,
   startOutbox,
@@ -24,7 +25,11 @@ let page: Page;
 
 beforeAll(async () => {
   mailbox = await startOutbox();
-  server = await startServer({ SMTP_URL: mailbox.smtpUrl, SMS_WEBHOOK_URL: mailbox.smsWebhookUrl });
+  server = await startServer({
+    ...NO_MARKET_DATA,
+    SMTP_URL: mailbox.smtpUrl,
+    SMS_WEBHOOK_URL: mailbox.smsWebhookUrl,
+  });
   ({ browser, page } = await launchBrowser(server.base));
 });
 

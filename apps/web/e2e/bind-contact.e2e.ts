@@ -6,6 +6,7 @@ import {
   eventually,
   expectOk,
   launchBrowser,
+  NO_MARKET_DATA,
   registerByEmail,
   screenshotFailures,
   startOutbox,
@@ -28,7 +29,11 @@ const mobile = '898765432';
 
 beforeAll(async () => {
   mailbox = await startOutbox();
-  server = await startServer({ SMTP_URL: mailbox.smtpUrl, SMS_WEBHOOK_URL: mailbox.smsWebhookUrl });
+  server = await startServer({
+    ...NO_MARKET_DATA,
+    SMTP_URL: mailbox.smtpUrl,
+    SMS_WEBHOOK_URL: mailbox.smsWebhookUrl,
+  });
   ({ browser, page } = await launchBrowser(server.base));
   token = await registerByEmail(server, mailbox, email, 'bind-pass-1');
   const user = await expectOk(server.api('user/center', {}, token, 'GET'));

@@ -25,6 +25,12 @@ async function freePort(): Promise<number> {
  * The real server (`npm run serve`'s entry) on a fresh data folder and a free port. A caller that
  * passes its own `dataDir` (prepared beforehand, checked afterwards) keeps it: stop() leaves it.
  */
+/**
+ * For tests that never look at prices or charts: no 30-day back-fill, no index feed and no market
+ * maker (each costs seconds of CPU at start and keeps writing while the test runs).
+ */
+export const NO_MARKET_DATA = { BACKFILL_DAYS: '0', FEED_INTERVAL_MS: '0', MARKET_MAKER: '0' };
+
 export async function startServer(env: Record<string, string> = {}, opts: { dataDir?: string } = {}) {
   const port = await freePort();
   const dataDir = opts.dataDir ?? mkdtempSync(join(tmpdir(), 'verdant-e2e-'));
