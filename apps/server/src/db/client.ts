@@ -16,6 +16,8 @@ export interface Db extends Queryable {
   /** Runs fn in one transaction: committed when it resolves, rolled back when it throws. */
   tx<T>(fn: (q: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** PGlite only: the data directory as a tarball (the tests' migrated snapshot). */
+  dumpDataDir?(): Promise<Blob>;
 }
 
 /** PostgreSQL limits in milliseconds (config.db); 0 or unset turns one off. */
@@ -38,6 +40,11 @@ export interface DbOptions {
   limits?: DbLimits | undefined;
   /** Where the database's warnings go (an unreachable server at start, a lost connection). */
   warn?: ((msg: string) => void) | undefined;
+  /**
+   * PGlite only: start from this data directory tarball (PGlite's dumpDataDir) instead of an
+   * empty database. Tests load one already migrated rather than migrating in every file.
+   */
+  pgliteSnapshot?: Blob | undefined;
 }
 
 /**
@@ -93,10 +100,10 @@ const rethrow = (err: unknown): never => {
 };
 
 export async function openDb(opts: DbOptions): Promise<Db> {
-  return opts.url ? openPostgres(opts) : openPglite(opts.dataDir);
+  return opts.url ? openPostgres(opts) : openPglite(opts.dataDir, opts.pgliteSnapshot);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Db> {
+async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise<Db> {
   const { PGlite } = await import('@electric-sql/pglite');
   let dir: string | undefined;
   let unlock = () => {};
@@ -112,7 +119,8 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   }
   let pg: PGlite;
   try {
-    pg = dir ? new PGlite(dir) : new PGlite();
+    const options = snapshot ? { loadDataDir: snapshot } : {};
+    pg = dir ? new PGlite(dir, options) : new PGlite(options);
     await pg.waitReady;
   } catch (e) {
     unlock();
@@ -127,6 +135,7 @@ async function openPglite(dataDir: string | undefined): Promise<Db> {
   return {
     kind: 'pglite',
     query: q.query,
+    dumpDataDir: () => pg.dumpDataDir('none'),
     // PGlite is one connection guarded by a mutex: a transaction holds it until it ends.
     tx: (fn) =>
       pg.transaction(async (t) => {

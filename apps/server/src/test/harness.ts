@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Lang } from '@verdant/api';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { inject } from 'vitest';
 import { buildApp } from '../app.ts';
 import { type Config, loadConfig } from '../config.ts';
 import { openDb } from '../db/client.ts';
@@ -36,6 +37,15 @@ export interface Envelope<T> {
  * A whole server on a database of its own: in-memory PGlite, or a fresh schema on the
  * PostgreSQL server named by DATABASE_URL (dropped afterwards). The same tests run on both.
  */
+let snapshot: Blob | undefined;
+/** The migrated PGlite data directory of this run (test/global-setup.ts), read once per file. */
+function pgliteSnapshot(): Blob | undefined {
+  const file = inject('pgliteSnapshot');
+  if (!file) return undefined;
+  snapshot ??= new Blob([readFileSync(file)]);
+  return snapshot;
+}
+
 export async function startHarness(
   overrides: Partial<Config> = {},
   /** Runs after the app is built and before it is ready, e.g. to add a test-only route. */
@@ -62,7 +72,12 @@ export async function startHarness(
       ...overrides,
     },
   );
-  const db = await openDb({ url, schema, limits: config.db });
+  const db = await openDb({
+    url,
+    schema,
+    limits: config.db,
+    pgliteSnapshot: url ? undefined : pgliteSnapshot(),
+  });
   const app = await buildApp({ config, db, logger: false });
   await beforeReady?.(app);
   await app.ready();
