@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDb } from './db/client.ts';
-import { freePort } from './modules/spot/load.ts';
+import { freePort, startServer as startLoadServer } from './modules/spot/load.ts';
 import { startTcpProxy } from './test/tcp-proxy.ts';
 
 /**
@@ -63,42 +63,8 @@ function runToExit(env: NodeJS.ProcessEnv): Promise<{ code: number | null; outpu
   });
 }
 
-/**
- * Starts main.ts and resolves once it answers. (Like spot/load.ts's startServer, with a longer
- * wait: on a machine shared with other test runs a start can take more than a minute.)
- */
-async function startServer(env: NodeJS.ProcessEnv, port: number): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'apps/server/src/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      LOG_LEVEL: 'warn',
-      FEED_INTERVAL_MS: '0',
-      BACKFILL_DAYS: '0',
-      MARKET_MAKER: '0',
-      ...env,
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  child.stderr?.on('data', (d) => {
-    stderr += d;
-  });
-  const deadline = Date.now() + 300_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
-    const up = await fetch(`http://127.0.0.1:${port}/api/wallet/currencies`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (up) return child;
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  child.kill('SIGKILL');
-  throw new Error(`server did not start: ${stderr}`);
-}
+/** Starts main.ts and resolves once it answers, with a long wait for a machine shared with other runs. */
+const startServer = (env: NodeJS.ProcessEnv, port: number) => startLoadServer(env, port, [], 300_000);
 
 const exited = (child: ChildProcess) =>
   new Promise<number | null>((res) => {

@@ -72,6 +72,8 @@ export async function startServer(
   port: number,
   /** Extra node flags, e.g. --cpu-prof to profile the server under load. */
   nodeArgs: string[] = [],
+  /** How long a start may take: on a machine shared with other test runs, more than a minute. */
+  waitMs = 60_000,
 ): Promise<ChildProcess> {
   const child = spawn(
     process.execPath,
@@ -95,7 +97,7 @@ export async function startServer(
   child.stderr?.on('data', (d) => {
     stderr += d;
   });
-  const deadline = Date.now() + 60_000;
+  const deadline = Date.now() + waitMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`server exited: ${stderr}`);
     const up = await fetch(`http://127.0.0.1:${port}/api/wallet/currencies`).then(
