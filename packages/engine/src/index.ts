@@ -1,2 +1,3 @@
 export * from './decimal.ts';
 export * from './matching/index.ts';
+export * from './option/index.ts';
