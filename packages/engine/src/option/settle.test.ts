@@ -95,7 +95,7 @@ describe('settlement of one order', () => {
         expect(dec(s.payout).gte(0) && dec(s.fee).gte(0)).toBe(true);
         expect(dec(s.payout).minus(a).eq(s.pnl)).toBe(true);
         // a win never pays more than the stake × (1 + ratio), a loss costs exactly the stake
-        if (s.result === 'win') expect(dec(s.payout).lte(dec(a).times(dec(1).plus(r)))).toBe(true);
+        if (s.result === 'win') expect(dec(s.payout).lte(dec(a).times(dec('1').plus(r)))).toBe(true);
         if (s.result === 'loss') expect(s.pnl).toBe(dec(a).neg().toFixed());
       }),
     );
