@@ -1,0 +1,2 @@
+export * from './mechanics.ts';
+export * from './trigger-index.ts';
