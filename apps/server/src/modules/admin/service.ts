@@ -14,6 +14,7 @@ import type { Queryable } from '../../db/client.ts';
 import { type PageInput, pageOf, parsePaging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { parseReason, parseTxRef } from '../../http/parse.ts';
+import { statement } from '../../ledger/statement.ts';
 import {
   countryName,
   reviewVerification,
@@ -273,28 +274,23 @@ export function adminService(ctx: AppContext) {
     async ledger(query: { user_id?: string | undefined } & PageInput) {
       const userId = await assertUser(query.user_id);
       const p = parsePaging(query);
-      const { rows, total } = await pageOf<Omit<AdminLedgerEntry, 'created_at'> & { created_at: Date }>(
-        db,
-        {
-          count: `SELECT count(*)::int AS n FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id
-                   WHERE a.user_id = $1`,
-          list: `SELECT e.id::text, e.journal_id::text, a.type AS account_type, a.currency_id, c.symbol,
-                trim_scale(e.delta_available)::text AS delta_available,
-                trim_scale(e.delta_frozen)::text AS delta_frozen,
-                trim_scale(e.available_after)::text AS available_after,
-                trim_scale(e.frozen_after)::text AS frozen_after,
-                j.reason, j.ref_type, j.ref_id, j.operator_id, e.created_at
-           FROM ledger_entries e
-           JOIN ledger_accounts a ON a.id = e.account_id
-           JOIN ledger_journals j ON j.id = e.journal_id
-           JOIN currencies c ON c.id = a.currency_id
-          WHERE a.user_id = $1
-          ORDER BY e.id DESC`,
-        },
-        [userId],
-        p,
-      );
-      const items: AdminLedgerEntry[] = rows.map((r) => ({ ...r, created_at: r.created_at.toISOString() }));
+      const { rows, total } = await statement(db, { userId }, p);
+      const items: AdminLedgerEntry[] = rows.map((r) => ({
+        id: r.id,
+        journal_id: r.journal_id,
+        account_type: r.type,
+        currency_id: r.currency_id,
+        symbol: r.symbol,
+        delta_available: r.delta_available,
+        delta_frozen: r.delta_frozen,
+        available_after: r.available_after,
+        frozen_after: r.frozen_after,
+        reason: r.reason,
+        ref_type: r.ref_type,
+        ref_id: r.ref_id,
+        operator_id: r.operator_id,
+        created_at: r.created_at.toISOString(),
+      }));
       return { items, total, page: p.page, limit: p.limit };
     },
 

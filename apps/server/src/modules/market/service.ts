@@ -358,7 +358,17 @@ export function createMarketService(
       const m = ms.find((x) => x.id === id);
       if (m) publisher.ticker(m.symbol);
     }
+    for (const listener of tickListeners) {
+      try {
+        listener(prices, atMs);
+      } catch (err) {
+        reportError(err);
+      }
+    }
   }
+
+  /** Told of every round of ticks once it is committed (options settle on them, and stream them). */
+  const tickListeners = new Set<(prices: ReadonlyMap<number, string>, atMs: number) => void>();
 
   const feed = new IndexFeed(
     opts.source ?? new SimSource(seed),
@@ -733,6 +743,12 @@ export function createMarketService(
 
     currentIndex,
 
+    /** Calls `listener` after each recorded round of index ticks; answers the function that stops it. */
+    onTicks(listener: (prices: ReadonlyMap<number, string>, atMs: number) => void): () => void {
+      tickListeners.add(listener);
+      return () => tickListeners.delete(listener);
+    },
+
     /** The latest recorded index tick of a market at or before `at` (what settles options and contracts). */
     async indexAt(
       marketId: number,
@@ -757,3 +773,5 @@ declare module 'fastify' {
 }
 
 export type { ChartInterval, Market };
+/** For other modules: latest index prices without reading the market tables. */
+export { latestIndexPrices } from './index-prices.ts';

@@ -1,4 +1,5 @@
 import type { Queryable } from '../../db/client.ts';
+import { latestIndexPrices } from '../market/service.ts';
 
 /**
  * USDT prices of currencies, for valuations (the assets tab's total). USDT and Bank (US dollars)
@@ -12,15 +13,7 @@ const BANK_USD = 9999;
 export type UsdtPrices = ReadonlyMap<number, string>;
 
 export async function usdtPrices(q: Queryable): Promise<UsdtPrices> {
-  const rows = await q.query<{ currency_id: number; price: string }>(
-    `SELECT m.base_currency_id AS currency_id, t.price::text AS price
-       FROM markets m
-       JOIN LATERAL (SELECT price FROM index_ticks WHERE market_id = m.id
-                      ORDER BY created_at DESC, id DESC LIMIT 1) t ON true
-      WHERE m.quote_currency_id = $1`,
-    [USDT_CURRENCY_ID],
-  );
-  const prices = new Map<number, string>(rows.map((r) => [r.currency_id, r.price]));
+  const prices = await latestIndexPrices(q, USDT_CURRENCY_ID);
   prices.set(USDT_CURRENCY_ID, '1');
   prices.set(BANK_USD, '1');
   return prices;

@@ -1,0 +1,46 @@
+import type { Queryable } from '../db/client.ts';
+import { canon } from '../db/values.ts';
+
+/**
+ * The currencies table belongs to the ledger (its accounts are kept in them): every module reads
+ * currencies here rather than with its own SQL. Amounts come back as canonical decimal strings.
+ */
+export interface Currency {
+  id: number;
+  symbol: string;
+  name: string;
+  decimals: number;
+  chains: string[];
+  is_fiat: boolean;
+  min_deposit: string;
+  min_withdraw: string;
+  withdraw_fee: string;
+  can_deposit: boolean;
+  can_withdraw: boolean;
+}
+
+const COLUMNS = `id, symbol, name, decimals, chains, is_fiat, min_deposit::text AS min_deposit,
+  min_withdraw::text AS min_withdraw, withdraw_fee::text AS withdraw_fee, can_deposit, can_withdraw`;
+
+const canonical = (c: Currency): Currency => ({
+  ...c,
+  min_deposit: canon(c.min_deposit),
+  min_withdraw: canon(c.min_withdraw),
+  withdraw_fee: canon(c.withdraw_fee),
+});
+
+/** Every currency, in the order screens list them. */
+export async function listCurrencies(q: Queryable): Promise<Currency[]> {
+  return (await q.query<Currency>(`SELECT ${COLUMNS} FROM currencies ORDER BY sort, id`)).map(canonical);
+}
+
+/** One currency by id, or null. */
+export async function findCurrency(q: Queryable, id: number): Promise<Currency | null> {
+  const [row] = await q.query<Currency>(`SELECT ${COLUMNS} FROM currencies WHERE id = $1`, [id]);
+  return row ? canonical(row) : null;
+}
+
+/** Every currency by id (for lists whose rows carry only a currency id). */
+export async function currenciesById(q: Queryable): Promise<ReadonlyMap<number, Currency>> {
+  return new Map((await listCurrencies(q)).map((c) => [c.id, c]));
+}
