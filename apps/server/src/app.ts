@@ -8,11 +8,13 @@ import swaggerUi from '@fastify/swagger-ui';
 import { API_BASE, ErrorCode } from '@verdant/api';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Config } from './config.ts';
+import { type Bus, openBus } from './cluster/bus.ts';
 import type { AppContext } from './context.ts';
 import { takeBooksLock } from './db/books-lock.ts';
-import { type Db, openDb } from './db/client.ts';
+import { type Db, openDb, StartupError } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { serverSecret } from './db/secrets.ts';
+import { type SessionEnd, shareSessionEnds } from './http/auth.ts';
 import { AppError } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { clientErrorHandler, envelopePlugin, frameworkErrors } from './http/plugin.ts';
@@ -83,7 +85,32 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   };
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
-  app.decorate('io', attachRealtime(app));
+  // REDIS_URL: one of several processes (docs/operations.md). Redis carries socket emits, rate
+  // limit counts and session revocations between them.
+  let bus: Bus | null = null;
+  if (config.redisUrl) {
+    const b = await openBus({
+      url: config.redisUrl,
+      // the schema separates databases (and test files); an embedded database its folder
+      namespace: config.databaseSchema ?? (config.databaseUrl ? 'public' : `pglite:${config.dataDir}`),
+      port: config.port,
+      warn: (msg) => app.log.warn(msg),
+    }).catch((e: Error) => {
+      throw new StartupError(`cannot reach Redis at REDIS_URL: ${e.message}`);
+    });
+    bus = b;
+    const sessions = shareSessionEnds((end) => {
+      b.broadcast('session-end', end).catch((err) =>
+        app.log.error({ err }, 'a revoked session could not be announced to the other processes'),
+      );
+    });
+    b.onBroadcast('session-end', (end) => sessions.heard(end as SessionEnd));
+    app.addHook('onClose', async () => {
+      sessions.stop();
+      await b.close();
+    });
+  }
+  app.decorate('io', attachRealtime(app, bus ?? undefined));
   // markets and market data: the first start's back-fill, then the index feed, run in the
   // background once the server listens (tests without a port start them by hand)
   const market = createMarketService(ctx, app.io, app.log);
@@ -197,6 +224,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   });
   await app.register(rateLimit, {
     global: false,
+    // shared by every process of a cluster (keys under the bus's prefix)
+    ...(bus ? { redis: bus.redis, nameSpace: `${bus.prefix}rate:` } : {}),
     // thrown as an error, answered by the envelope handler in the user's language
     errorResponseBuilder: (_req, context) =>
       new AppError('RATE_LIMITED', 'errors.rateLimited', { seconds: Math.ceil(context.ttl / 1000) }),

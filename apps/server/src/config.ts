@@ -96,6 +96,14 @@ export interface Config {
   };
   /** After SIGTERM/SIGINT, how long in-flight requests may take before connections are cut. */
   shutdownGraceMs: number;
+  /**
+   * redis://…: run as one of several processes on one PostgreSQL (docs/operations.md): the
+   * Socket.IO Redis adapter, rate limits and session revocations shared, each market's book and
+   * each singleton job on one process. Unset: one process.
+   */
+  redisUrl: string | undefined;
+  /** How often a process tries to take markets and singleton jobs nobody holds (cluster only). */
+  clusterPollMs: number;
 }
 
 function int(v: string | undefined, fallback: number): number {
@@ -176,6 +184,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       lockCheckMs: int(env.DB_LOCK_CHECK_MS, 5_000),
     },
     shutdownGraceMs: int(env.SHUTDOWN_GRACE_MS, 10_000),
+    redisUrl: env.REDIS_URL || undefined,
+    clusterPollMs: int(env.CLUSTER_POLL_MS, 1_000),
     ...overrides,
   };
 }

@@ -60,8 +60,8 @@ const LIVE = `s.revoked_at IS NULL AND u.id = s.user_id AND u.status = 'active'
  * is looked up again, and its last_seen_at written, once per SESSION_CACHE_MS, and never kept
  * past the moment it expires. Revoking drops the cache entries at once, and for a short while
  * afterwards nothing of that user or token is cached, so a lookup racing an uncommitted revoke
- * can't keep a dead session alive. One server process owns the database (see
- * docs/decisions.md), so no other process revokes behind it.
+ * can't keep a dead session alive. In a cluster (REDIS_URL) every revocation is broadcast
+ * (`shareSessionEnds`) and each process drops its entries the same way on hearing it.
  */
 export const SESSION_CACHE_MS = 5_000;
 const cached = new Map<string, { user: SessionUser; until: number }>();
@@ -82,6 +82,41 @@ function ended(end: SessionEnd): void {
   for (const l of endListeners) l(end);
 }
 
+/** Where this process's revocations are sent (the cluster's bus), besides its own listeners. */
+const broadcasters = new Set<(end: SessionEnd) => void>();
+
+/**
+ * In a cluster: `send` tells the other processes of each revocation made here; answers the
+ * function to call with a revocation heard from another process (it drops this process's cache
+ * entries, refuses the token or user as if revoked here, and ends their sockets), and the
+ * function that stops sending.
+ */
+export function shareSessionEnds(send: (end: SessionEnd) => void): {
+  heard: (end: SessionEnd) => void;
+  stop: () => void;
+} {
+  broadcasters.add(send);
+  return {
+    heard(end) {
+      const now = Date.now();
+      if ('tokenHash' in end && typeof end.tokenHash === 'string') {
+        revokedTokens.set(end.tokenHash, now);
+        cached.delete(end.tokenHash);
+      } else if ('userId' in end && Number.isSafeInteger(end.userId)) {
+        revokedUsers.set(end.userId, now);
+        forget((_, u) => u.id === end.userId);
+      } else return;
+      ended(end);
+    },
+    stop: () => broadcasters.delete(send),
+  };
+}
+
+function announce(end: SessionEnd): void {
+  ended(end);
+  for (const send of broadcasters) send(end);
+}
+
 function forget(match: (hash: string, user: SessionUser) => boolean): void {
   for (const [hash, entry] of cached) if (match(hash, entry.user)) cached.delete(hash);
 }
@@ -99,14 +134,14 @@ export async function revokeSession(q: Queryable, tokenHash: string): Promise<vo
   await q.query('UPDATE sessions SET revoked_at = now() WHERE token_hash = $1 AND revoked_at IS NULL', [
     tokenHash,
   ]);
-  ended({ tokenHash });
+  announce({ tokenHash });
 }
 
 export async function revokeAllSessions(q: Queryable, userId: number): Promise<void> {
   revokedUsers.set(userId, Date.now());
   forget((_, u) => u.id === userId);
   await q.query('UPDATE sessions SET revoked_at = now() WHERE user_id = $1 AND revoked_at IS NULL', [userId]);
-  ended({ userId });
+  announce({ userId });
 }
 
 /** The live session a token belongs to, or null. Each lookup counts as activity. */

@@ -57,10 +57,12 @@ function limitersFor(app: FastifyInstance, kind: LimitKind): KindLimiters {
     const make = (max: number, timeWindow: number, keyGenerator: (req: FastifyRequest) => string) =>
       app.createRateLimit({ max, timeWindow, keyGenerator, cache: KEYS_KEPT } as CreateRateLimitOptions);
     const { rateLimits: pair, accountRateLimits: account, addressRateLimits: address } = config;
+    // Each limiter's keys begin with its kind and name: in Redis (REDIS_URL) every limiter
+    // shares one key space, and one address's logins must not count against its code requests.
     found = {
-      pair: make(pair[kind], pair.windowMs, (req) => `${addressOf(req)}|${accountKey(req)}`),
-      account: make(account[kind], account.windowMs, (req) => `${accountKey(req)}`),
-      address: make(address[kind], address.windowMs, addressOf),
+      pair: make(pair[kind], pair.windowMs, (req) => `${kind}:pair:${addressOf(req)}|${accountKey(req)}`),
+      account: make(account[kind], account.windowMs, (req) => `${kind}:account:${accountKey(req)}`),
+      address: make(address[kind], address.windowMs, (req) => `${kind}:address:${addressOf(req)}`),
     };
     perApp.set(kind, found);
   }
@@ -74,14 +76,20 @@ function limitersFor(app: FastifyInstance, kind: LimitKind): KindLimiters {
  * looser ceiling per address. Routes of one kind share their counts. The first limit that is
  * exceeded answers 429; the limits after it are not counted, so one address hammering one
  * account uses up its own pair limit, not the account's count for everyone. Numbers in
- * config.ts and docs/decisions.md.
+ * config.ts and docs/decisions.md. With REDIS_URL the counts live in Redis (app.ts), shared
+ * by every process of the cluster.
  */
 export function limit(app: FastifyInstance, kind: LimitKind) {
   return async (req: FastifyRequest, reply: FastifyReply) => {
     const { pair, account, address } = limitersFor(app, kind);
     const checks = accountKey(req) ? [pair, account, address] : [address];
     for (const limiter of checks) {
-      const state = await limiter(req);
+      // Counts kept in Redis (REDIS_URL) that cannot be reached: refused as "try again" rather
+      // than let through uncounted, since these are the requests an attacker would hammer.
+      const state = await limiter(req).catch((err: unknown) => {
+        req.log.warn({ err }, 'rate limit counts unreachable');
+        throw new AppError('UNAVAILABLE', 'errors.tryAgain');
+      });
       if (!state.isAllowed && state.isExceeded) {
         reply.header('retry-after', state.ttlInSeconds);
         throw new AppError('RATE_LIMITED', 'errors.rateLimited', {

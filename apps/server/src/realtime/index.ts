@@ -1,6 +1,8 @@
+import { createAdapter } from '@socket.io/redis-adapter';
 import { isLang, MAX_STREAMS_PER_SOCKET, MarketEvents, type SubscribeAck } from '@verdant/api';
 import type { FastifyInstance } from 'fastify';
 import { Server, type Socket } from 'socket.io';
+import type { Bus } from '../cluster/bus.ts';
 import { findSession, liveSessions, onSessionEnd, type SessionEnd } from '../http/auth.ts';
 
 declare module 'fastify' {
@@ -84,13 +86,18 @@ function streamProtocol(io: Server, socket: Socket): void {
 /**
  * Socket.IO on the same HTTP server: websocket with polling fallback. The handshake carries
  * `lang` (query) and the session token (auth.token); a valid token joins the user's room.
+ * In a cluster (`bus`), the Redis adapter carries every emit to a room to the sockets of every
+ * process (docs/decisions.md: why this adapter); each process still ends its own sockets.
  */
-export function attachRealtime(app: FastifyInstance): Server {
+export function attachRealtime(app: FastifyInstance, bus?: Bus): Server {
   const io = new Server(app.server, {
     path: '/socket.io',
     serveClient: false,
     pingTimeout: 60_000,
     cors: { origin: false },
+    ...(bus
+      ? { adapter: createAdapter(bus.adapterPub, bus.adapterSub, { key: `${bus.prefix}socket.io` }) }
+      : {}),
   });
   io.use(async (socket, next) => {
     const lang = socket.handshake.query.lang;
