@@ -17,6 +17,8 @@
  *                streams by the server in a child process (feed, market maker and a light order
  *                load running), beside a bare Socket.IO server sending the same payloads at the
  *                same rates to the same clients; at the default MARKET_PUBLISH_MS and at 25 ms.
+ *   contract   — index ticks per second through the contract trigger index with 100,000 open
+ *                positions, beside a scan of every position per tick.
  */
 export {}; // an ES module (top-level await), though it imports its sections lazily
 
@@ -26,7 +28,7 @@ const onlyAt = args.indexOf('--only');
 const onlyArg =
   args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (onlyAt >= 0 ? args[onlyAt + 1] : '');
 const only = new Set((onlyArg ?? '').split(',').filter(Boolean));
-const SECTIONS = ['first-load', 'engine', 'http-orders', 'fanout'];
+const SECTIONS = ['first-load', 'engine', 'http-orders', 'fanout', 'contract'];
 for (const s of only) {
   if (!SECTIONS.includes(s)) {
     console.error(`Unknown section "${s}": choose among ${SECTIONS.join(', ')}`);
@@ -210,6 +212,19 @@ if (runs('fanout')) {
       console.log(`  ${run.label}: not measured (${(e as Error).message.split('\n')[0]})`);
     }
   }
+}
+
+if (runs('contract')) {
+  const { contractBench } = await import('./bench/contract.ts');
+  const c = contractBench();
+  figures.contract_ticks_per_s_100k = Math.round(c.ticksPerS);
+  figures.contract_ticks_per_cpu_s_100k = Math.round(c.ticksPerCpuS);
+  figures.contract_peer_ticks_per_s_100k = Math.round(c.peerTicksPerS);
+  console.log(`\nContract triggers: ${c.positions.toLocaleString('en')} open positions, each with take-profit, stop-loss and liquidation`);
+  console.log(
+    `  trigger index  ${Math.round(c.ticksPerS).toLocaleString('en').padStart(9)} ticks/s  (${Math.round(c.ticksPerCpuS).toLocaleString('en')} per CPU second; goal ≥ 100,000: ${c.ticksPerS >= 100_000 ? 'met' : 'NOT met'}); ${c.fired.toLocaleString('en')} closes in ${c.ticks.toLocaleString('en')} ticks, each reopened`,
+  );
+  console.log(`  scan of every position per tick (peer)  ${Math.round(c.peerTicksPerS).toLocaleString('en')} ticks/s`);
 }
 
 if (json) console.log(JSON.stringify(figures));

@@ -27,12 +27,18 @@ export interface Fired {
 /** When one tick crosses several triggers of a position, the user's own order wins. */
 const PRIORITY: Record<TriggerKind, number> = { take_profit: 0, stop_loss: 1, limit: 2, liquidation: 3 };
 
+/** A position's nearest trigger on one side: the only one of that side a tick can reach first. */
 interface Entry {
   id: number;
-  kind: TriggerKind;
   level: number;
   heap: Heap;
   at: number;
+}
+
+interface Held {
+  triggers: readonly Trigger[];
+  down: Entry | null;
+  up: Entry | null;
 }
 
 class Heap {
@@ -107,7 +113,7 @@ class Heap {
 export class TriggerIndex {
   private readonly down = new Heap(-1);
   private readonly up = new Heap(1);
-  private readonly byId = new Map<number, Entry[]>();
+  private readonly byId = new Map<number, Held>();
 
   /** Positions (and pending orders) with at least one trigger. */
   get size(): number {
@@ -118,26 +124,39 @@ export class TriggerIndex {
     return this.byId.has(id);
   }
 
-  /** The triggers of `id`, replacing any it had (an empty list removes it). */
+  /**
+   * The triggers of `id`, replacing any it had (an empty list removes it). Each side's heap holds
+   * one entry per position, its nearest level: a long's stop-loss and liquidation share the
+   * down heap through whichever is higher.
+   */
   set(id: number, triggers: readonly Trigger[]): void {
     this.remove(id);
     if (triggers.length === 0) return;
-    const entries: Entry[] = [];
+    let downLevel = Number.NEGATIVE_INFINITY;
+    let upLevel = Number.POSITIVE_INFINITY;
     for (const t of triggers) {
       if (!Number.isSafeInteger(t.level))
         throw new RangeError(`trigger level must be a safe integer: ${t.level}`);
-      const heap = t.crossing === 'down' ? this.down : this.up;
-      const e: Entry = { id, kind: t.kind, level: t.level, heap, at: -1 };
-      heap.push(e);
-      entries.push(e);
+      if (t.crossing === 'down') downLevel = Math.max(downLevel, t.level);
+      else upLevel = Math.min(upLevel, t.level);
     }
-    this.byId.set(id, entries);
+    const held: Held = { triggers, down: null, up: null };
+    if (downLevel !== Number.NEGATIVE_INFINITY) {
+      held.down = { id, level: downLevel, heap: this.down, at: -1 };
+      this.down.push(held.down);
+    }
+    if (upLevel !== Number.POSITIVE_INFINITY) {
+      held.up = { id, level: upLevel, heap: this.up, at: -1 };
+      this.up.push(held.up);
+    }
+    this.byId.set(id, held);
   }
 
   remove(id: number): boolean {
-    const entries = this.byId.get(id);
-    if (!entries) return false;
-    for (const e of entries) e.heap.remove(e);
+    const held = this.byId.get(id);
+    if (!held) return false;
+    if (held.down) this.down.remove(held.down);
+    if (held.up) this.up.remove(held.up);
     this.byId.delete(id);
     return true;
   }
@@ -153,26 +172,30 @@ export class TriggerIndex {
     let top = down.peek();
     let top2 = up.peek();
     if ((top === undefined || price > top.level) && (top2 === undefined || price < top2.level)) return [];
-    const hit = new Map<number, TriggerKind>();
-    const note = (e: Entry) => {
-      const k = hit.get(e.id);
-      if (k === undefined || PRIORITY[e.kind] < PRIORITY[k]) hit.set(e.id, e.kind);
-    };
+    const ids: number[] = [];
     while (top !== undefined && price <= top.level) {
-      note(top);
+      ids.push(top.id);
       down.remove(top);
       top = down.peek();
     }
     while (top2 !== undefined && price >= top2.level) {
-      note(top2);
+      ids.push(top2.id);
       up.remove(top2);
       top2 = up.peek();
     }
+    if (ids.length > 1) ids.sort((a, b) => a - b);
     const out: Fired[] = [];
-    for (const [id, kind] of hit) {
+    for (const id of ids) {
+      const held = this.byId.get(id);
+      if (!held) continue; // both of its sides fired (a duplicate in ids)
+      let kind: TriggerKind | null = null;
+      for (const t of held.triggers) {
+        const crossed = t.crossing === 'down' ? price <= t.level : price >= t.level;
+        if (crossed && (kind === null || PRIORITY[t.kind] < PRIORITY[kind])) kind = t.kind;
+      }
       this.remove(id);
-      out.push({ id, kind });
+      out.push({ id, kind: kind! });
     }
-    return out.sort((a, b) => a.id - b.id);
+    return out;
   }
 }
