@@ -1,5 +1,7 @@
+export * from './constants.ts';
 export * from './envelope.ts';
 export * from './errors.ts';
+export * from './events.ts';
 export * from './lang.ts';
 export * from './paths.ts';
 export * from './schemas/account.ts';

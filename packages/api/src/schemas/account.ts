@@ -1,18 +1,8 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Str } from './common.ts';
+import { CODE_PURPOSES, VERIFICATION_STATES } from '../constants.ts';
+import { Literals, Str } from './common.ts';
 
-export const CODE_PURPOSES = ['register', 'forget', 'fund_password', 'address', 'bind'] as const;
-export type CodePurpose = (typeof CODE_PURPOSES)[number];
-export const ACCOUNT_TYPES = ['mobile', 'email'] as const;
-export type AccountType = (typeof ACCOUNT_TYPES)[number];
-export const VERIFICATION_STATES = ['none', 'pending', 'verified', 'rejected'] as const;
-export type VerificationState = (typeof VERIFICATION_STATES)[number];
-const VerificationStateSchema = Type.Union([
-  Type.Literal('none'),
-  Type.Literal('pending'),
-  Type.Literal('verified'),
-  Type.Literal('rejected'),
-]);
+const VerificationStateSchema = Literals(VERIFICATION_STATES);
 
 export const AreaCode = Type.Object({
   area_code: Type.String({ description: 'Dialling code without +, e.g. 66' }),

@@ -1,9 +1,6 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { Str } from './common.ts';
-
-/** Operator roles: a reviewer lists and reviews; an admin also reads the audit log. */
-export const OPERATOR_ROLES = ['admin', 'reviewer'] as const;
-export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+import { OPERATOR_ROLES, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../constants.ts';
+import { Literals, Str } from './common.ts';
 
 const NullableString = (description?: string) =>
   Type.Union([Type.String(description ? { description } : {}), Type.Null()]);
@@ -17,7 +14,7 @@ export type AdminLoginBody = Static<typeof AdminLoginBody>;
 export const Operator = Type.Object({
   id: Type.Integer(),
   username: Type.String(),
-  role: Type.Union([Type.Literal('admin'), Type.Literal('reviewer')]),
+  role: Literals(OPERATOR_ROLES),
   created_at: Type.String({ format: 'date-time' }),
 });
 export type Operator = Static<typeof Operator>;
@@ -39,7 +36,7 @@ export const Paged = <T extends TSchema>(item: T) =>
 
 const PageFields = {
   page: Str('Page number from 1 (default 1)', { maxLength: 9 }),
-  limit: Str('Rows per page, 1 to 100 (default 20)', { maxLength: 9 }),
+  limit: Str(`Rows per page, 1 to ${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT})`, { maxLength: 9 }),
 };
 
 export const AdminUsersQuery = Type.Object({

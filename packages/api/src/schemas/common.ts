@@ -18,6 +18,13 @@ export const Ok = <T extends TSchema>(data: T) =>
 
 export const Empty = Type.Null();
 
+/** A union of the literals of a constant list (constants.ts), so each list is written once. */
+export const Literals = <T extends string>(values: readonly T[], opts: { description?: string } = {}) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    opts,
+  );
+
 /** The failure envelope (ARCHITECTURE: API conventions), for the OpenAPI document. */
 export const ErrorEnvelope = Type.Object(
   {

@@ -1,5 +1,6 @@
 import { type Static, Type } from '@sinclair/typebox';
-import { Str } from './common.ts';
+import { SUBMISSION_STATES, VERIFICATION_LEVELS, VERIFICATION_STATES } from '../constants.ts';
+import { Literals, Str } from './common.ts';
 
 const Nullable = <T extends ReturnType<typeof Type.String>>(s: T) => Type.Union([s, Type.Null()]);
 
@@ -46,9 +47,6 @@ export const BankCardIdBody = Type.Object({ id: Str('Id of one of your cards', {
 
 // ---------------------------------------------------------------- identity verification
 
-export const VERIFICATION_LEVELS = ['basic', 'advanced'] as const;
-export type VerificationLevel = (typeof VERIFICATION_LEVELS)[number];
-
 /** user/real_name: basic verification. */
 export const RealNameBody = Type.Object({
   country: Str('Country that issued the ID: ISO 3166-1 alpha-2 (as in area_code); required', {
@@ -68,22 +66,13 @@ export const RealName2Body = Type.Object({
 });
 export type RealName2Body = Static<typeof RealName2Body>;
 
-const SubmissionStatus = Type.Union([
-  Type.Literal('pending'),
-  Type.Literal('verified'),
-  Type.Literal('rejected'),
-]);
-const UserVerificationState = Type.Union([
-  Type.Literal('none'),
-  Type.Literal('pending'),
-  Type.Literal('verified'),
-  Type.Literal('rejected'),
-]);
+const SubmissionStatus = Literals(SUBMISSION_STATES);
+const UserVerificationState = Literals(VERIFICATION_STATES);
 
 /** The user's latest submission of one level, as the owner sees it. */
 export const VerificationSubmission = Type.Object({
   id: Type.Integer(),
-  level: Type.Union([Type.Literal('basic'), Type.Literal('advanced')]),
+  level: Literals(VERIFICATION_LEVELS),
   status: SubmissionStatus,
   country: Type.String(),
   country_name: Type.String({ description: 'Country name in the request language' }),

@@ -1,26 +1,17 @@
 // Markets, tickers, candles, recent trades and depth; socket streams of market data.
 // See the markets issue and docs/decisions.md ("Markets").
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { Str } from './common.ts';
-
-/** Candle intervals that are stored, oldest unit first (spec §9 without the time-share line). */
-export const CANDLE_INTERVALS = ['1min', '5min', '30min', '60min', '1day', '1week', '1mon'] as const;
-export type CandleInterval = (typeof CANDLE_INTERVALS)[number];
-/** Every chart interval of spec §9: the time-share line is drawn from the 1-minute candles. */
-export const CHART_INTERVALS = ['timeshare', ...CANDLE_INTERVALS] as const;
-export type ChartInterval = (typeof CHART_INTERVALS)[number];
-
-export function isChartInterval(v: unknown): v is ChartInterval {
-  return typeof v === 'string' && (CHART_INTERVALS as readonly string[]).includes(v);
-}
-
-/** Candles per page of `currency/new_timeshar`: default and most. */
-export const CANDLES_DEFAULT_LIMIT = 300;
-export const CANDLES_MAX_LIMIT = 1000;
-/** Recent trades of `currency/deal`: default and most; depth levels per side. */
-export const DEALS_DEFAULT_LIMIT = 50;
-export const DEALS_MAX_LIMIT = 100;
-export const DEPTH_LEVELS = 20;
+import {
+  CANDLE_SOURCES,
+  CANDLES_DEFAULT_LIMIT,
+  CANDLES_MAX_LIMIT,
+  CHART_INTERVALS,
+  type ChartInterval,
+  DEALS_DEFAULT_LIMIT,
+  DEALS_MAX_LIMIT,
+  ORDER_SIDES,
+} from '../constants.ts';
+import { Literals, Str } from './common.ts';
 
 const Dec = (description: string) => Type.String({ description: `${description} (decimal string)` });
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
@@ -84,7 +75,7 @@ export const Candle = Type.Object({
   close: Dec('Close'),
   volume: Dec('Base currency traded'),
   amount: Dec('Value traded, in the quote currency'),
-  source: Type.Union([Type.Literal('sim'), Type.Literal('index'), Type.Literal('trade')], {
+  source: Literals(CANDLE_SOURCES, {
     description: 'sim: simulated history back-filled on first start; index: index ticks; trade: trades',
   }),
 });
@@ -110,7 +101,7 @@ export const PublicTrade = Type.Object({
   price: Dec('Price'),
   qty: Dec('Quantity (base currency)'),
   amount: Dec('Value (quote currency)'),
-  side: Type.Union([Type.Literal('buy'), Type.Literal('sell')], { description: "The taker's side" }),
+  side: Literals(ORDER_SIDES, { description: "The taker's side" }),
   time: Type.Integer({ description: 'Milliseconds since 1970' }),
 });
 export type PublicTrade = Static<typeof PublicTrade>;
@@ -136,38 +127,6 @@ export const FavouriteBody = Type.Object({ symbol: Str('Market: btcusdt', { maxL
 export type FavouriteBody = Static<typeof FavouriteBody>;
 
 // ---- socket streams ----------------------------------------------------------------------
-
-/**
- * Market data over Socket.IO. A client joins only what it shows:
- * `socket.emit('sub', ['ticker:btcusdt', 'kline:btcusdt:1min'], ack)` and leaves with `unsub`.
- * The ack is `{ ok: string[], rejected: string[] }`. Updates are coalesced (at most one message
- * per stream every few hundred milliseconds).
- */
-export const MarketEvents = {
-  sub: 'sub',
-  unsub: 'unsub',
-  /** Payload MarketTicker[]: every market (stream `tickers`). */
-  tickers: 'tickers',
-  /** Payload MarketTicker (stream `ticker:<symbol>`). */
-  ticker: 'ticker',
-  /** Payload TradesMessage (stream `trades:<symbol>`). */
-  trades: 'trades',
-  /** Payload KlineMessage (stream `kline:<symbol>:<interval>`). */
-  kline: 'kline',
-  /** Payload DepthMessage (stream `depth:<symbol>`). */
-  depth: 'depth',
-} as const;
-
-export const MarketStreams = {
-  tickers: 'tickers',
-  ticker: (symbol: string) => `ticker:${symbol}`,
-  trades: (symbol: string) => `trades:${symbol}`,
-  kline: (symbol: string, interval: ChartInterval) => `kline:${symbol}:${interval}`,
-  depth: (symbol: string) => `depth:${symbol}`,
-} as const;
-
-/** Streams one socket may be subscribed to at once. */
-export const MAX_STREAMS_PER_SOCKET = 64;
 
 export interface SubscribeAck {
   ok: string[];

@@ -1,16 +1,16 @@
 // Spot orders: place (POST coin/trade), cancel (PUT coin/trade), list (GET coin/list), and the
 // user's own order updates over the socket. See the markets issue and docs/decisions.md ("Spot").
 import { type Static, Type } from '@sinclair/typebox';
-import { Str } from './common.ts';
-
-export const ORDER_SIDES = ['buy', 'sell'] as const;
-export type OrderSide = (typeof ORDER_SIDES)[number];
-export const ORDER_TYPES = ['limit', 'market'] as const;
-export type OrderType = (typeof ORDER_TYPES)[number];
-/** waiting: open on the book (maybe partly filled); completed: fully filled, or a market order
- *  that traded what it could; cancelled: cancelled by the user or by the engine, maybe partly filled. */
-export const ORDER_STATUSES = ['waiting', 'completed', 'cancelled'] as const;
-export type OrderStatus = (typeof ORDER_STATUSES)[number];
+import {
+  CANCEL_REASONS,
+  ORDER_SIDES,
+  ORDER_STATUSES,
+  ORDER_TYPES,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  TRADE_ROLES,
+} from '../constants.ts';
+import { Literals, Str } from './common.ts';
 
 const Dec = (description: string) => Type.String({ description: `${description} (decimal string)` });
 
@@ -33,7 +33,7 @@ export const OrderListQuery = Type.Object({
   status: Str(`${ORDER_STATUSES.join(', ')}; several comma-separated; default all`, { maxLength: 40 }),
   symbol: Str('Only this market', { maxLength: 30 }),
   page: Str('Page, from 1', { maxLength: 9 }),
-  limit: Str('Rows per page, 1 to 100 (default 20)', { maxLength: 9 }),
+  limit: Str(`Rows per page, 1 to ${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT})`, { maxLength: 9 }),
 });
 export type OrderListQuery = Static<typeof OrderListQuery>;
 
@@ -46,7 +46,7 @@ export const OrderFill = Type.Object({
   fee_currency: Type.String({
     description: 'Buyers pay in the base currency, sellers in the quote currency',
   }),
-  role: Type.Union([Type.Literal('maker'), Type.Literal('taker')]),
+  role: Literals(TRADE_ROLES),
   time: Type.Integer({ description: 'Milliseconds since 1970' }),
 });
 export type OrderFill = Static<typeof OrderFill>;
@@ -55,9 +55,9 @@ export const SpotOrder = Type.Object({
   id: Type.String(),
   symbol: Type.String(),
   name: Type.String({ description: 'BTC/USDT' }),
-  side: Type.Union([Type.Literal('buy'), Type.Literal('sell')]),
-  type: Type.Union([Type.Literal('limit'), Type.Literal('market')]),
-  status: Type.Union([Type.Literal('waiting'), Type.Literal('completed'), Type.Literal('cancelled')]),
+  side: Literals(ORDER_SIDES),
+  type: Literals(ORDER_TYPES),
+  status: Literals(ORDER_STATUSES),
   price: Type.Union([Dec('Limit price'), Type.Null()], { description: 'null for market orders' }),
   qty: Type.Union([Dec('Quantity asked for'), Type.Null()], {
     description: 'null for a market buy by amount',
@@ -69,12 +69,7 @@ export const SpotOrder = Type.Object({
   fee: Dec('Fees so far'),
   fee_currency: Type.String(),
   /** Why it left the book when cancelled: by the user, or what the engine could not trade. */
-  cancel_reason: Type.Union([
-    Type.Literal('user'),
-    Type.Literal('unfilled'),
-    Type.Literal('self_trade'),
-    Type.Null(),
-  ]),
+  cancel_reason: Type.Union([Literals(CANCEL_REASONS), Type.Null()]),
   created_at: Type.Integer({ description: 'Milliseconds since 1970' }),
   updated_at: Type.Integer(),
   fills: Type.Array(OrderFill),
@@ -88,9 +83,3 @@ export const SpotOrderPage = Type.Object({
   total: Type.Integer(),
 });
 export type SpotOrderPage = Static<typeof SpotOrderPage>;
-
-/** The user's own order updates, sent to the `user:<id>` room a logged-in socket joins by itself. */
-export const SpotEvents = {
-  /** Payload SpotOrder: after every change of one of the user's orders (placed, filled, cancelled). */
-  order: 'order',
-} as const;

@@ -1,38 +1,22 @@
 // Request and response schemas of the wallet area; see the ledger-and-wallet issue.
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { Str } from './common.ts';
-
-/** The four accounts every user has per currency. */
-export const WALLET_ACCOUNT_TYPES = ['spot', 'option', 'contract', 'trust'] as const;
-export type WalletAccountType = (typeof WALLET_ACCOUNT_TYPES)[number];
-
-/** Deposit and withdrawal states as stored, and the display code of spec §4 for each. */
-export const MONEY_REQUEST_STATES = ['pending', 'approved', 'rejected'] as const;
-export type MoneyRequestState = (typeof MONEY_REQUEST_STATES)[number];
-export const MONEY_REQUEST_DISPLAY = {
-  pending: 'under_review',
-  approved: 'passed',
-  rejected: 'rejected',
-} as const;
-export type MoneyRequestDisplay = (typeof MONEY_REQUEST_DISPLAY)[MoneyRequestState];
-
-/** Withdrawal requests a user can make per UTC day (spec §9). */
-export const WITHDRAWALS_PER_DAY = 3;
+import {
+  CURRENCY_IDS,
+  MONEY_REQUEST_DISPLAY,
+  MONEY_REQUEST_STATES,
+  PAGE_LIMIT_DEFAULT,
+  PAGE_LIMIT_MAX,
+  WALLET_ACCOUNT_TYPES,
+} from '../constants.ts';
+import { Literals, Str } from './common.ts';
 
 const Amount = (description: string) => Type.String({ description: `${description} (decimal string)` });
 const Nullable = <T extends TSchema>(t: T) => Type.Union([t, Type.Null()]);
-const AccountTypeSchema = Type.Union([
-  Type.Literal('spot'),
-  Type.Literal('option'),
-  Type.Literal('contract'),
-  Type.Literal('trust'),
-]);
-const StateSchema = Type.Union([Type.Literal('pending'), Type.Literal('approved'), Type.Literal('rejected')]);
-const DisplaySchema = Type.Union([
-  Type.Literal('under_review'),
-  Type.Literal('passed'),
-  Type.Literal('rejected'),
-]);
+const AccountTypeSchema = Literals(WALLET_ACCOUNT_TYPES);
+/** "spot, option, contract or trust" for the descriptions. */
+const ACCOUNTS = `${WALLET_ACCOUNT_TYPES.slice(0, -1).join(', ')} or ${WALLET_ACCOUNT_TYPES.at(-1)}`;
+const StateSchema = Literals(MONEY_REQUEST_STATES);
+const DisplaySchema = Literals(MONEY_REQUEST_STATES.map((s) => MONEY_REQUEST_DISPLAY[s]));
 const DateTime = Type.String({ format: 'date-time' });
 
 /** A page of records: `list` newest first. */
@@ -46,13 +30,15 @@ export const WalletPageOf = <T extends TSchema>(item: T) =>
 
 const pageFields = {
   page: Str('Page number, from 1 (default 1)', { maxLength: 9 }),
-  limit: Str('Records per page, 1 to 100 (default 20)', { maxLength: 9 }),
+  limit: Str(`Records per page, 1 to ${PAGE_LIMIT_MAX} (default ${PAGE_LIMIT_DEFAULT})`, { maxLength: 9 }),
 };
 
 // ---- currencies --------------------------------------------------------------------------
 
 export const CurrencyInfo = Type.Object({
-  id: Type.Integer({ description: 'currency_id: USDT 3, ETH 2, BTC 1, Bank 9999' }),
+  id: Type.Integer({
+    description: `currency_id: USDT ${CURRENCY_IDS.USDT}, ETH ${CURRENCY_IDS.ETH}, BTC ${CURRENCY_IDS.BTC}, Bank ${CURRENCY_IDS.BANK}`,
+  }),
   symbol: Type.String(),
   name: Type.String(),
   decimals: Type.Integer({ description: 'Digits kept and shown; amounts are truncated to these' }),
@@ -119,7 +105,7 @@ export type LedgerFlow = Static<typeof LedgerFlow>;
 
 export const WalletDetailBody = Type.Object({
   currency_id: Str('Currency id'),
-  type: Str('Account: spot, option, contract or trust'),
+  type: Str(`Account: ${ACCOUNTS}`),
 });
 export type WalletDetailBody = Static<typeof WalletDetailBody>;
 
@@ -138,7 +124,7 @@ export const WalletDetail = Type.Object({
 export type WalletDetail = Static<typeof WalletDetail>;
 
 export const LegalLogBody = Type.Object({
-  type: Str('Account (optional): spot, option, contract or trust'),
+  type: Str(`Account (optional): ${ACCOUNTS}`),
   currency_id: Str('Currency id (optional)'),
   ...pageFields,
 });
@@ -150,8 +136,8 @@ export type LedgerFlowPage = Static<typeof LedgerFlowPage>;
 
 export const TransferBody = Type.Object({
   currency_id: Str('Currency id'),
-  from: Str('From account: spot, option, contract or trust'),
-  to: Str('To account: spot, option, contract or trust'),
+  from: Str(`From account: ${ACCOUNTS}`),
+  to: Str(`To account: ${ACCOUNTS}`),
   amount: Str('Amount, at most the currency decimals', { maxLength: 64 }),
 });
 export type TransferBody = Static<typeof TransferBody>;
@@ -220,7 +206,7 @@ export const DepositAddress = Type.Object({
 export type DepositAddress = Static<typeof DepositAddress>;
 
 export const DepositRequestBody = Type.Object({
-  currency_id: Str('Currency id (9999 for a bank transfer)'),
+  currency_id: Str(`Currency id (${CURRENCY_IDS.BANK} for a bank transfer)`),
   chain: Str('Chain type (crypto only)'),
   amount: Str('Amount sent (bank: the transfer amount)', { maxLength: 64 }),
   image: Str('Proof picture: the name returned by POST /api/upload'),
@@ -308,7 +294,7 @@ export type WithdrawInfo = Static<typeof WithdrawInfo>;
 export const WithdrawBody = Type.Object({
   currency_id: Str('Currency id'),
   address_id: Str('Crypto: id of a saved withdraw address (wallet/get_address)'),
-  bank_card_id: Str('Bank (9999): id of a bound bank card (user/cash_info)'),
+  bank_card_id: Str(`Bank (${CURRENCY_IDS.BANK}): id of a bound bank card (user/cash_info)`),
   amount: Str('Amount to receive; the fee is charged on top', { maxLength: 64 }),
   fund_password: Str('Fund password: 6 digits'),
   remark: Str('Remark (optional, up to 100 characters)'),

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { WalletAccount, WalletAccountType } from '@verdant/api';
+import { WALLET_ACCOUNT_TYPES, type WalletAccount, type WalletAccountType } from '@verdant/api';
 import { Switch, Tabs } from 'antd-mobile';
 import {
   BillOutline,
@@ -19,7 +19,7 @@ import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
 import { USDT_ID, walletKeys, walletListQuery } from './api';
 import { CoinRow } from './components/CoinRow';
-import { ACCOUNT_TYPES, isAccountType, useCurrencies, useStoredFlag } from './components/hooks';
+import { isAccountType, useCurrencies, useStoredFlag } from './components/hooks';
 import './wallet.css';
 
 /** Coins worth less than this many USDT are "small" (spec §2: hide small coins). */
@@ -104,7 +104,7 @@ export default function AssetsPage() {
           activeKey={type}
           onChange={(key) => setParams({ type: key }, { replace: true })}
         >
-          {ACCOUNT_TYPES.map((a) => (
+          {WALLET_ACCOUNT_TYPES.map((a) => (
             <Tabs.Tab key={a} title={t(`wallet.account.${a}`)} />
           ))}
         </Tabs>

@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { WalletAccountType } from '@verdant/api';
+import { WALLET_ACCOUNT_TYPES, type WalletAccountType } from '@verdant/api';
 import { Button, Segmented } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -12,7 +12,7 @@ import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { flowsQuery, USDT_ID, walletDetailQuery, walletKeys, walletListQuery } from './api';
 import { CoinBadge, CoinRow } from './components/CoinRow';
 import { FlowRow } from './components/FlowRow';
-import { ACCOUNT_TYPES, idParam, isAccountType, useCurrencies } from './components/hooks';
+import { idParam, isAccountType, useCurrencies } from './components/hooks';
 import { PagedList } from './components/PagedList';
 import './wallet.css';
 
@@ -157,7 +157,7 @@ export default function TradeAccountPage() {
             className="v-segmented"
             value={type}
             onChange={(v) => setParams({ type: String(v) }, { replace: true })}
-            options={ACCOUNT_TYPES.map((a) => ({ value: a, label: t(`wallet.account.${a}`) }))}
+            options={WALLET_ACCOUNT_TYPES.map((a) => ({ value: a, label: t(`wallet.account.${a}`) }))}
           />
         )}
         {currencyId === null ? (

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ErrorCode, type WalletAccountType } from '@verdant/api';
+import { ErrorCode, WALLET_ACCOUNT_TYPES, type WalletAccountType } from '@verdant/api';
 import { Button, Dialog, Toast } from 'antd-mobile';
 import { DownOutline, LoopOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -13,7 +13,7 @@ import { OptionSheet } from '../../shared/ui/OptionSheet';
 import { PageLoading } from '../../shared/ui/PageLoading';
 import { transfer, USDT_ID, walletKeys, walletListQuery } from './api';
 import { AmountInput } from './components/AmountInput';
-import { ACCOUNT_TYPES, idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
+import { idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
 import './wallet.css';
 import { RecordsAction } from './components/RecordsAction';
 
@@ -74,7 +74,7 @@ export default function TransferPage() {
   const canSubmit = parsed !== null && !insufficient && !mutation.isPending && !confirming;
 
   const accountLabel = (a: WalletAccountType) => t(`wallet.account.${a}`);
-  const accountOptions = ACCOUNT_TYPES.map((a) => ({ value: a, label: accountLabel(a) }));
+  const accountOptions = WALLET_ACCOUNT_TYPES.map((a) => ({ value: a, label: accountLabel(a) }));
 
   const pick = (side: 'from' | 'to', a: WalletAccountType) => {
     setServerInsufficient(false);

@@ -3,6 +3,7 @@ import {
   type AddWithdrawAddressBody,
   type BankCard,
   type BankCardBody,
+  CURRENCY_IDS,
   type CurrencyInfo,
   type DepositAddress,
   type DepositPage,
@@ -30,8 +31,8 @@ const form = { loading: false, toastError: false } as const;
 
 export const PAGE_SIZE = 20;
 
-export const USDT_ID = 3;
-export const BANK_ID = 9999;
+export const USDT_ID = CURRENCY_IDS.USDT;
+export const BANK_ID = CURRENCY_IDS.BANK;
 
 /** Query keys; everything of the signed-in user sits under ['user'] so logout drops it. */
 export const walletKeys = {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { CurrencyInfo, WalletAccountType } from '@verdant/api';
+import { type CurrencyInfo, WALLET_ACCOUNT_TYPES, type WalletAccountType } from '@verdant/api';
 import { useCallback, useRef, useState } from 'react';
 import { readStorage, writeStorage } from '../../../shared/storage';
 import { currenciesQuery } from '../api';
@@ -13,17 +13,6 @@ export function useCurrencies() {
   );
   return { ...q, byId };
 }
-
-/**
- * The four accounts, in the order of spec §2. The same list as the contract's WALLET_ACCOUNT_TYPES,
- * written here so that no schema code of @verdant/api (TypeBox) lands in the first-load bundle.
- */
-export const ACCOUNT_TYPES = [
-  'spot',
-  'option',
-  'contract',
-  'trust',
-] as const satisfies readonly WalletAccountType[];
 
 /** A yes/no preference of this device (hide amounts, hide small coins). */
 export function useStoredFlag(key: string): [boolean, (v: boolean) => void] {
@@ -44,7 +33,7 @@ export function idParam(raw: string | null, fallback: number | null = null): num
 }
 
 export function isAccountType(v: string | null | undefined): v is WalletAccountType {
-  return (ACCOUNT_TYPES as readonly string[]).includes(v ?? '');
+  return (WALLET_ACCOUNT_TYPES as readonly string[]).includes(v ?? '');
 }
 
 /**

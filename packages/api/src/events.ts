@@ -1,0 +1,38 @@
+// Socket.IO event and stream names. Plain values (no TypeBox), so the web app's socket code can
+// import them without the schema library; payload types are in the schema files.
+import type { ChartInterval } from './constants.ts';
+
+/**
+ * Market data over Socket.IO. A client joins only what it shows:
+ * `socket.emit('sub', ['ticker:btcusdt', 'kline:btcusdt:1min'], ack)` and leaves with `unsub`.
+ * The ack is `{ ok: string[], rejected: string[] }`. Updates are coalesced (at most one message
+ * per stream every few hundred milliseconds).
+ */
+export const MarketEvents = {
+  sub: 'sub',
+  unsub: 'unsub',
+  /** Payload MarketTicker[]: every market (stream `tickers`). */
+  tickers: 'tickers',
+  /** Payload MarketTicker (stream `ticker:<symbol>`). */
+  ticker: 'ticker',
+  /** Payload TradesMessage (stream `trades:<symbol>`). */
+  trades: 'trades',
+  /** Payload KlineMessage (stream `kline:<symbol>:<interval>`). */
+  kline: 'kline',
+  /** Payload DepthMessage (stream `depth:<symbol>`). */
+  depth: 'depth',
+} as const;
+
+export const MarketStreams = {
+  tickers: 'tickers',
+  ticker: (symbol: string) => `ticker:${symbol}`,
+  trades: (symbol: string) => `trades:${symbol}`,
+  kline: (symbol: string, interval: ChartInterval) => `kline:${symbol}:${interval}`,
+  depth: (symbol: string) => `depth:${symbol}`,
+} as const;
+
+/** The user's own order updates, sent to the `user:<id>` room a logged-in socket joins by itself. */
+export const SpotEvents = {
+  /** Payload SpotOrder: after every change of one of the user's orders (placed, filled, cancelled). */
+  order: 'order',
+} as const;
