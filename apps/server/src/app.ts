@@ -1,3 +1,4 @@
+import { hostname } from 'node:os';
 import { existsSync } from 'node:fs';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
@@ -13,6 +14,7 @@ import type { AppContext } from './context.ts';
 import { takeBooksLock } from './db/books-lock.ts';
 import { type Db, openDb, StartupError } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
+import { clusterJobs, localJobs } from './jobs/singleton.ts';
 import { serverSecret } from './db/secrets.ts';
 import { type SessionEnd, shareSessionEnds } from './http/auth.ts';
 import { AppError } from './http/errors.ts';
@@ -77,14 +79,6 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     }));
   if (!opts.db) app.addHook('onClose', () => db.close());
   await migrate(db);
-  const ctx: AppContext = {
-    config,
-    db,
-    notifier: opts.notifier ?? createNotifier(config, app.log),
-    secret: await serverSecret(db, 'codes'),
-  };
-  app.decorate('ctx', ctx);
-  app.decorateRequest('user', null);
   // REDIS_URL: one of several processes (docs/operations.md). Redis carries socket emits, rate
   // limit counts and session revocations between them.
   let bus: Bus | null = null;
@@ -110,13 +104,36 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await b.close();
     });
   }
+  const nodeId = bus?.nodeId ?? `${hostname()}:${config.port}/${process.pid}`;
+  // Singleton jobs: on one process of the cluster at a time; alone, all run here.
+  const jobs =
+    bus && db.kind === 'postgres' && config.databaseUrl
+      ? await clusterJobs({
+          url: config.databaseUrl,
+          schema: config.databaseSchema,
+          nodeId,
+          connectTimeoutMs: config.db.connectTimeoutMs,
+          pollMs: config.clusterPollMs,
+          checkMs: Math.min(config.db.lockCheckMs, 1_000),
+          log: app.log,
+        })
+      : localJobs(nodeId, app.log);
+  const ctx: AppContext = {
+    config,
+    db,
+    notifier: opts.notifier ?? createNotifier(config, app.log),
+    secret: await serverSecret(db, 'codes'),
+    jobs,
+  };
+  app.decorate('ctx', ctx);
+  app.decorateRequest('user', null);
   app.decorate('io', attachRealtime(app, bus ?? undefined));
   // markets and market data: the first start's back-fill, then the index feed, run in the
   // background once the server listens (tests without a port start them by hand)
   const market = createMarketService(ctx, app.io, app.log);
   app.decorate('market', market);
   app.addHook('onListen', async () => {
-    void market.start();
+    jobs.runSingleton('index-feed', () => market.runFeed());
   });
   app.addHook('onClose', () => market.stop());
   // One process per database runs the order books (on PGlite the data folder's lock file does
@@ -184,14 +201,13 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => spot.stop());
   // the house market maker quotes once the server listens (tests without a port start it by hand)
   if (config.marketMaker.enabled) {
-    let maker: MarketMaker | null = null;
     app.addHook('onListen', async () => {
-      const id = await ensureMarketMaker(db, await market.markets(), config.marketMaker);
-      maker = new MarketMaker(id, spot, market, config.marketMaker, app.log);
-      maker.start();
-    });
-    app.addHook('onClose', async () => {
-      await maker?.stop();
+      jobs.runSingleton('market-maker', async () => {
+        const id = await ensureMarketMaker(db, await market.markets(), config.marketMaker);
+        const maker = new MarketMaker(id, spot, market, config.marketMaker, app.log);
+        maker.start();
+        return () => maker.stop();
+      });
     });
   }
 
@@ -253,6 +269,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   } else {
     app.log.warn({ webDist: config.webDist }, 'web app not built: run npm run build');
   }
+  // Registered last, so it runs first on close: every singleton job stops (and in a cluster
+  // is handed on) while the services and the database it uses are still open.
+  app.addHook('onClose', () => jobs.close());
   app.get('/', { schema: { hide: true } }, (_req, reply) => reply.redirect('/h5/'));
   app.get('/h5', { schema: { hide: true } }, (_req, reply) => reply.redirect('/h5/'));
   return app;

@@ -129,7 +129,12 @@ export async function openBus(opts: BusOptions): Promise<Bus> {
       if (!w) return;
       waiting.delete(e.id!);
       if (e.ok) w.resolve(e.data);
-      else w.reject(e.err ? new AppError(e.err.codeName, e.err.messageKey, e.err.params, e.err.field) : new OutcomeUnknown());
+      else
+        w.reject(
+          e.err
+            ? new AppError(e.err.codeName, e.err.messageKey, e.err.params, e.err.field)
+            : new OutcomeUnknown(),
+        );
       return;
     }
     if (e.t === 'q') {

@@ -85,9 +85,13 @@ export class IndexFeed {
     return prices;
   }
 
-  /** Starts the timer (nothing when the interval is 0). Rounds never overlap. */
+  /**
+   * Starts the timer (nothing when the interval is 0). Rounds never overlap. A stopped feed
+   * starts again (its singleton job came back to this process).
+   */
   start(): void {
-    if (this.intervalMs <= 0 || this.timer || this.stopped) return;
+    if (this.intervalMs <= 0 || this.timer || this.running) return;
+    this.stopped = false;
     const loop = () => {
       this.running = this.tick()
         .catch(this.onError)

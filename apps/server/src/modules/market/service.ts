@@ -412,6 +412,18 @@ export function createMarketService(
 
   let started: Promise<void> | null = null;
 
+  /**
+   * Back-fill, then the feed from where the last recorded tick left it, as one singleton job
+   * (app.ts, jobs/singleton.ts); answers how to stop the feed. It may run again later, on this
+   * process or another.
+   */
+  async function runFeed(): Promise<() => Promise<void>> {
+    await backfill();
+    await resumeFeed();
+    feed.start();
+    return () => feed.stop();
+  }
+
   // ---- socket streams ----------------------------------------------------------------------
 
   addStreamResolver(io, (stream) => {
@@ -464,13 +476,12 @@ export function createMarketService(
      * awaited by the server's start; `started` resolves when both are done.
      */
     start(): Promise<void> {
-      started ??= (async () => {
-        await backfill();
-        await resumeFeed();
-        feed.start();
-      })().catch(reportError);
+      started ??= runFeed()
+        .then(() => {})
+        .catch(reportError);
       return started;
     },
+    runFeed,
     get started(): Promise<void> {
       return started ?? Promise.resolve();
     },
