@@ -1,12 +1,18 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 import pkg from './package.json' with { type: 'json' };
 
 const api = 'http://127.0.0.1:8080';
 
 export default defineConfig({
   base: '/h5/',
-  plugins: [react()],
+  plugins: [
+    react(),
+    // Every text file also as .br (brotli 11) and .gz (gzip 9) beside it: compressed once here at
+    // the highest levels, sent by the server as is to clients that accept them (http/static.ts).
+    compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' }),
+  ],
   define: {
     __APP_VERSION__: JSON.stringify(pkg.version),
   },

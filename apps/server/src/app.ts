@@ -1,9 +1,7 @@
 import { hostname } from 'node:os';
-import { existsSync } from 'node:fs';
 import formbody from '@fastify/formbody';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { API_BASE, ErrorCode } from '@verdant/api';
@@ -21,6 +19,7 @@ import { AppError } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { clientErrorHandler, envelopePlugin, frameworkErrors } from './http/plugin.ts';
 import { securityHeaders } from './http/security-headers.ts';
+import { compressApi, serveWebApp } from './http/static.ts';
 import { t } from './i18n/index.ts';
 import adminRoutes from './modules/admin/routes.ts';
 import bankRoutes from './modules/bank/routes.ts';
@@ -251,6 +250,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
 
   await app.register(
     async (api) => {
+      await compressApi(api);
       await api.register(settingsRoutes);
       await api.register(userRoutes);
       await api.register(uploadRoutes);
@@ -264,9 +264,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     { prefix: API_BASE },
   );
 
-  if (existsSync(config.webDist)) {
-    await app.register(fastifyStatic, { root: config.webDist, prefix: '/h5/', decorateReply: false });
-  } else {
+  if (!(await serveWebApp(app, config.webDist))) {
     app.log.warn({ webDist: config.webDist }, 'web app not built: run npm run build');
   }
   // Registered last, so it runs first on close: every singleton job stops (and in a cluster
