@@ -142,7 +142,7 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
     await page.getByRole('heading', { name: 'BTC/USDT' }).waitFor();
     // the chart drew its canvas and its candles loaded (no loading, empty or error overlay)
     await page.getByTestId('candle-chart').locator('canvas').first().waitFor();
-    await eventually(async () => expect(await page.locator('.v-chart__overlay').count()).toBe(0));
+    await eventually(async () => expect(await page.locator('.v-market-chart__overlay').count()).toBe(0));
 
     const start = frames.length;
     // live: kline and depth messages of btcusdt keep coming
@@ -150,8 +150,8 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
     await eventually(() => expect(framesOf('depth', start).length).toBeGreaterThanOrEqual(2), 300);
     // and the order book on screen has both sides, and changes
     const depth = page.getByTestId('depth');
-    await depth.locator('.v-depth__side--bid li').first().waitFor();
-    await depth.locator('.v-depth__side--ask li').first().waitFor();
+    await depth.locator('.v-market-depth__side--bid li').first().waitFor();
+    await depth.locator('.v-market-depth__side--ask li').first().waitFor();
     const before = await depth.textContent();
     await eventually(async () => expect(await depth.textContent()).not.toBe(before), 300);
 
@@ -165,8 +165,11 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
 
   it('places a limit buy below the market, sees it open with USDT frozen, and cancels it', async () => {
     const bestBid = (
-      (await page.getByTestId('depth').locator('.v-depth__side--bid li .v-text--up').first().textContent()) ??
-      ''
+      (await page
+        .getByTestId('depth')
+        .locator('.v-market-depth__side--bid li .v-text--up')
+        .first()
+        .textContent()) ?? ''
     ).replace(/,/g, '');
     expect(bestBid).toBeTruthy();
     // well below the best bid, so it rests on the book, and inside the ±20 % price band
@@ -221,7 +224,7 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
     const card = page.getByTestId(`order-${done.id}`);
     await card.getByText(en.trade.status.completed).waitFor();
     await card.locator('summary').click();
-    await card.locator('.v-order__fills li').first().waitFor();
+    await card.locator('.v-market-order__fills li').first().waitFor();
 
     // the new balances: USDT spent, BTC received (less the fee, paid in BTC)
     const usdt = await spot('USDT');

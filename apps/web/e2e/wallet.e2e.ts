@@ -166,7 +166,7 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
     expect((await usdt('contract'))?.available).toBe('0');
 
     await go('/pages/assets/transfer/record');
-    await page.locator('.v-record').nth(1).waitFor();
+    await page.locator('.v-wallet-record').nth(1).waitFor();
   });
 
   it('adds a TRC20 withdrawal address with the fund password and an e-mailed code', async () => {

@@ -123,7 +123,7 @@ export default function KlinePage() {
   const market = tickers.data.find((m) => m.symbol === symbol);
   if (!market)
     return (
-      <div className="v-kline__missing">
+      <div className="v-market-kline__missing">
         <EmptyState text={t('market.notFound')} />
         <Button size="small" color="primary" onClick={() => navigate(href('trade'))}>
           {t('market.allMarkets')}
@@ -141,7 +141,7 @@ export default function KlinePage() {
   };
 
   return (
-    <div className="v-kline">
+    <div className="v-market-kline">
       <NavBarAction>
         <FavouriteStar
           on={market.favourite}
@@ -149,19 +149,19 @@ export default function KlinePage() {
           onToggle={() => void toggle(symbol, !market.favourite)}
         />
       </NavBarAction>
-      <div className="v-kline__title">
+      <div className="v-market-kline__title">
         <h1>{market.name}</h1>
       </div>
       <TickerSummary market={market} />
 
-      <div className="v-kline__intervals" role="tablist" aria-label={t('market.interval')}>
+      <div className="v-market-kline__intervals" role="tablist" aria-label={t('market.interval')}>
         {CHART_INTERVALS.map((i) => (
           <button
             key={i}
             type="button"
             role="tab"
             aria-selected={interval === i}
-            className={`v-kline__interval${interval === i ? ' is-active' : ''}`}
+            className={`v-market-kline__interval${interval === i ? ' is-active' : ''}`}
             onClick={() => setIntervalChoice(i)}
           >
             {t(`market.intervals.${i}`)}
@@ -171,7 +171,7 @@ export default function KlinePage() {
 
       <Suspense
         fallback={
-          <div className="v-chart">
+          <div className="v-market-chart">
             <PageLoading />
           </div>
         }
@@ -188,25 +188,25 @@ export default function KlinePage() {
         />
       </Suspense>
 
-      <div className="v-kline__indicators">
+      <div className="v-market-kline__indicators">
         {MAIN_INDICATORS.map((n) => (
           <button
             key={n}
             type="button"
             aria-pressed={main === n}
-            className={`v-kline__ind${main === n ? ' is-active' : ''}`}
+            className={`v-market-kline__ind${main === n ? ' is-active' : ''}`}
             onClick={() => setMain(main === n ? null : n)}
           >
             {n}
           </button>
         ))}
-        <span className="v-kline__ind-sep" aria-hidden="true" />
+        <span className="v-market-kline__ind-sep" aria-hidden="true" />
         {SUB_INDICATORS.map((n) => (
           <button
             key={n}
             type="button"
             aria-pressed={sub === n}
-            className={`v-kline__ind${sub === n ? ' is-active' : ''}`}
+            className={`v-market-kline__ind${sub === n ? ' is-active' : ''}`}
             onClick={() => setSub(sub === n ? null : n)}
           >
             {n}
@@ -214,15 +214,15 @@ export default function KlinePage() {
         ))}
       </div>
 
-      <section className="v-kline__book">
-        <div className="v-tabs-row" role="tablist">
+      <section className="v-market-kline__book">
+        <div className="v-market-tabs-row" role="tablist">
           {(['depth', 'trades'] as const).map((k) => (
             <button
               key={k}
               type="button"
               role="tab"
               aria-selected={book === k}
-              className={`v-tabs-row__tab${book === k ? ' is-active' : ''}`}
+              className={`v-market-tabs-row__tab${book === k ? ' is-active' : ''}`}
               onClick={() => setBook(k)}
             >
               {t(k === 'depth' ? 'market.depth' : 'market.trades')}
@@ -256,16 +256,16 @@ export default function KlinePage() {
       {loggedIn ? (
         <OrderList market={market} />
       ) : (
-        <section className="v-orders v-orders--visitor">
+        <section className="v-market-orders v-market-orders--visitor">
           <EmptyState text={t('trade.loginToSeeOrders')} />
         </section>
       )}
 
-      <div className="v-kline__actions">
-        <Button className="v-kline__buy" onClick={() => openForm('buy')}>
+      <div className="v-market-kline__actions">
+        <Button className="v-market-kline__buy" onClick={() => openForm('buy')}>
           {loggedIn ? t('trade.buy') : t('trade.loginToBuy')}
         </Button>
-        <Button className="v-kline__sell" onClick={() => openForm('sell')}>
+        <Button className="v-market-kline__sell" onClick={() => openForm('sell')}>
           {loggedIn ? t('trade.sell') : t('trade.loginToSell')}
         </Button>
       </div>
@@ -274,7 +274,7 @@ export default function KlinePage() {
         visible={side !== null}
         onMaskClick={() => setSide(null)}
         onClose={() => setSide(null)}
-        bodyClassName="v-kline__sheet"
+        bodyClassName="v-market-kline__sheet"
         destroyOnClose
       >
         {side && (

@@ -56,7 +56,7 @@ export default function MarketListPage() {
     body = <ErrorState error={tickers.error} onRetry={() => void tickers.refetch()} />;
   else if (view === 'favourites' && !isLoggedIn(session))
     body = (
-      <div className="v-markets__login">
+      <div className="v-market-list__login">
         <EmptyState text={t('market.loginForFavourites')} />
         <Button
           color="primary"
@@ -77,10 +77,10 @@ export default function MarketListPage() {
     );
   else
     body = (
-      <ul className="v-markets__list">
+      <ul className="v-market-list__list">
         {list.map((m) => (
           <li key={m.symbol}>
-            <div className="v-markets__row">
+            <div className="v-market-list__row">
               <FavouriteStar
                 on={m.favourite}
                 name={m.name}
@@ -88,17 +88,17 @@ export default function MarketListPage() {
               />
               <button
                 type="button"
-                className="v-markets__open"
+                className="v-market-list__open"
                 onClick={() => navigate(href('kline', { symbol: m.symbol }))}
               >
-                <span className="v-markets__pair">
+                <span className="v-market-list__pair">
                   <strong>{m.base}</strong>
                   <small>/{m.quote}</small>
                   <em>
                     {t('market.vol')} {formatCompact(m.amount_24h)}
                   </em>
                 </span>
-                <span className="v-markets__price" data-testid={`price-${m.symbol}`}>
+                <span className="v-market-list__price" data-testid={`price-${m.symbol}`}>
                   {formatDecimal(m.last, m.price_decimals)}
                 </span>
                 <span className={`v-chip v-chip--${trendOf(m.change_24h)}`}>
@@ -113,7 +113,7 @@ export default function MarketListPage() {
 
   return (
     <div className="v-markets">
-      <div className="v-markets__top">
+      <div className="v-market-list__top">
         <SearchBar
           placeholder={t('market.searchPlaceholder')}
           value={search}
@@ -124,7 +124,7 @@ export default function MarketListPage() {
           <Tabs.Tab key="favourites" title={t('market.favourites')} />
           <Tabs.Tab key="all" title={t('market.all')} />
         </Tabs>
-        <div className="v-markets__head">
+        <div className="v-market-list__head">
           <span>{t('home.pair')}</span>
           <span>{t('home.lastPrice')}</span>
           <span>{t('home.change24h')}</span>

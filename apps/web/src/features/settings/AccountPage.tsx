@@ -76,13 +76,13 @@ export default function AccountPage() {
     await rename.mutateAsync(value).catch(() => {}); // a refusal was shown by the client
   };
 
-  const notBound = <span className="v-muted">{t('account.notBound')}</span>;
+  const notBound = <span className="v-settings-muted">{t('account.notBound')}</span>;
   // an unbound contact is a link to bind it; a bound one cannot be changed here
-  const bindable = <span className="v-bind">{t('account.bindNow')}</span>;
+  const bindable = <span className="v-settings-bind">{t('account.bindNow')}</span>;
 
   return (
     <div className="v-settings">
-      <List className="v-list">
+      <List className="v-settings-list">
         <List.Item
           extra={user.nickname || notBound}
           onClick={() => {
@@ -113,7 +113,7 @@ export default function AccountPage() {
         </List.Item>
         <List.Item
           extra={
-            <span className="v-copy">
+            <span className="v-settings-copy">
               {user.invite_code}
               <FileOutline />
             </span>
@@ -149,7 +149,7 @@ export default function AccountPage() {
         closeOnMaskClick
         onClose={() => setEditing(false)}
         content={
-          <div className="v-dialog-field">
+          <div className="v-settings-dialog-field">
             <Input
               value={nickname}
               onChange={(v) => {
@@ -162,7 +162,7 @@ export default function AccountPage() {
               clearable
             />
             {nicknameError && (
-              <p className="v-field-error" role="alert">
+              <p className="v-settings-field-error" role="alert">
                 {nicknameError}
               </p>
             )}

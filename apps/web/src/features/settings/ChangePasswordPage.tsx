@@ -69,7 +69,7 @@ export default function ChangePasswordPage() {
         >
           <PasswordInput placeholder={t('auth.confirmPlaceholder')} autoComplete="new-password" />
         </Form.Item>
-        <p className="v-form-note">{t('security.changePasswordNote')}</p>
+        <p className="v-settings-form-note">{t('security.changePasswordNote')}</p>
       </Form>
     </div>
   );

@@ -91,7 +91,7 @@ export default function ChangePayPasswordPage() {
 
   return (
     <div className="v-settings v-settings--form">
-      <p className="v-form-lead">{isSet ? t('fund.changeLead') : t('fund.setLead')}</p>
+      <p className="v-settings-form-lead">{isSet ? t('fund.changeLead') : t('fund.setLead')}</p>
       <Form
         form={form}
         layout="vertical"
@@ -113,14 +113,14 @@ export default function ChangePayPasswordPage() {
         {isSet && useCode && (
           <>
             {channels.length > 1 && (
-              <fieldset className="v-chips">
+              <fieldset className="v-settings-chips">
                 <legend className="v-visually-hidden">{t('fund.sendTo')}</legend>
                 {channels.map((c) => (
                   <button
                     key={c}
                     type="button"
                     aria-pressed={c === via}
-                    className={c === via ? 'v-chip is-active' : 'v-chip'}
+                    className={c === via ? 'v-settings-chip is-active' : 'v-settings-chip'}
                     onClick={() => setVia(c)}
                   >
                     {c === 'mobile' ? t('auth.phone') : t('auth.email')}
@@ -145,7 +145,7 @@ export default function ChangePayPasswordPage() {
         {isSet && channels.length > 0 && (
           <button
             type="button"
-            className="v-link-button v-form__switch"
+            className="v-link-button v-settings-form__switch"
             onClick={() => {
               setUseCode((v) => !v);
               form.resetFields(['old_password', 'code']);
@@ -179,7 +179,7 @@ export default function ChangePayPasswordPage() {
         >
           <FundPasscode />
         </Form.Item>
-        <p className="v-form-note">{t('fund.note')}</p>
+        <p className="v-settings-form-note">{t('fund.note')}</p>
       </Form>
     </div>
   );

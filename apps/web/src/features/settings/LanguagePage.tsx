@@ -30,7 +30,7 @@ export default function LanguagePage() {
 
   return (
     <div className="v-settings">
-      <List className="v-list">
+      <List className="v-settings-list">
         {LANGS.map((lang) => (
           <List.Item
             key={lang}
@@ -38,7 +38,7 @@ export default function LanguagePage() {
             onClick={() => void choose(lang)}
             extra={
               lang === current ? (
-                <CheckOutline className="v-check" aria-label={t('settings.selected')} />
+                <CheckOutline className="v-settings-check" aria-label={t('settings.selected')} />
               ) : null
             }
             aria-current={lang === current ? 'true' : undefined}

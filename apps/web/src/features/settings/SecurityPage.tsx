@@ -14,7 +14,7 @@ export default function SecurityPage() {
 
   return (
     <div className="v-settings">
-      <List className="v-list">
+      <List className="v-settings-list">
         <List.Item
           prefix={<KeyOutline />}
           description={t('security.loginPasswordHint')}

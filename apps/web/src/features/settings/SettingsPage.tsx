@@ -59,7 +59,7 @@ export default function SettingsPage() {
 
   return (
     <div className="v-settings">
-      <List className="v-list">
+      <List className="v-settings-list">
         <List.Item
           prefix={<GlobalOutline />}
           extra={LANG_NAMES[currentLang()]}
@@ -75,9 +75,9 @@ export default function SettingsPage() {
         </List.Item>
       </List>
 
-      <List className="v-list">
+      <List className="v-settings-list">
         <List.Item
-          prefix={<span className="v-theme-dot" aria-hidden="true" />}
+          prefix={<span className="v-settings-theme-dot" aria-hidden="true" />}
           extra={
             <Switch
               checked={theme === 'dark'}
@@ -119,7 +119,7 @@ export default function SettingsPage() {
           <p>{t('about.p1')}</p>
           <p>{t('about.p2')}</p>
           <p>{t('about.p3')}</p>
-          <p className="v-about__version">{t('about.version', { version: __APP_VERSION__ })}</p>
+          <p className="v-settings-about__version">{t('about.version', { version: __APP_VERSION__ })}</p>
         </div>
         <Button block color="primary" onClick={() => setAboutOpen(false)}>
           {t('common.ok')}

@@ -9,8 +9,8 @@ function LocationPage() {
   const { t } = useTranslation();
   const goBack = useGoBack();
   return (
-    <section className="v-location">
-      <EnvironmentOutline className="v-location__icon" />
+    <section className="v-system-location">
+      <EnvironmentOutline className="v-system-location__icon" />
       <h2>{t('location.title')}</h2>
       <p>{t('location.body')}</p>
       <Button color="primary" shape="rounded" onClick={goBack}>

@@ -22,11 +22,11 @@ export default function PreviewImagePage() {
   const [failed, setFailed] = useState(false);
 
   return (
-    <button type="button" className="v-preview" onClick={goBack} aria-label={t('common.close')}>
+    <button type="button" className="v-system-preview" onClick={goBack} aria-label={t('common.close')}>
       {src && !failed ? (
         <img src={src} alt={t('titles.previewImage')} onError={() => setFailed(true)} />
       ) : (
-        <span className="v-preview__failed" role="alert">
+        <span className="v-system-preview__failed" role="alert">
           <PictureWrongOutline />
           {t('errors.previewFailed')}
         </span>

@@ -80,8 +80,8 @@ export default function ForgetPasswordPage() {
   };
 
   return (
-    <div className="v-auth">
-      <ol className="v-steps" aria-label={t('auth.stepsLabel')}>
+    <div className="v-user-auth">
+      <ol className="v-user-steps" aria-label={t('auth.stepsLabel')}>
         <li className={verified ? 'is-done' : 'is-current'}>{t('auth.stepVerify')}</li>
         <li className={verified ? 'is-current' : ''}>{t('auth.stepNewPassword')}</li>
       </ol>
@@ -146,7 +146,7 @@ export default function ForgetPasswordPage() {
             </>
           }
         >
-          <p className="v-auth__hint">{t('auth.newPasswordHint')}</p>
+          <p className="v-user-auth__hint">{t('auth.newPasswordHint')}</p>
           <Form.Item name="password" label={t('auth.newPassword')} rules={newPasswordRules(t)} validateFirst>
             <PasswordInput placeholder={t('auth.newPasswordPlaceholder')} autoComplete="new-password" />
           </Form.Item>

@@ -14,18 +14,18 @@ export default function LoginChoosePage() {
   const query = useLoginQuery();
 
   return (
-    <div className="v-choose">
-      <div className="v-choose__brand">
+    <div className="v-user-choose">
+      <div className="v-user-choose__brand">
         <BrandMark size={72} />
         <h2>{t('app.name')}</h2>
         <p>{t('app.tagline')}</p>
       </div>
-      <ul className="v-choose__points">
+      <ul className="v-user-choose__points">
         <li>{t('auth.choosePoint1')}</li>
         <li>{t('auth.choosePoint2')}</li>
         <li>{t('auth.choosePoint3')}</li>
       </ul>
-      <div className="v-choose__actions">
+      <div className="v-user-choose__actions">
         <Button
           block
           color="primary"
@@ -46,7 +46,7 @@ export default function LoginChoosePage() {
           {t('auth.register')}
         </Button>
       </div>
-      <button type="button" className="v-choose__lang" onClick={() => navigate(paths.language)}>
+      <button type="button" className="v-user-choose__lang" onClick={() => navigate(paths.language)}>
         <GlobalOutline />
         <span>{LANG_NAMES[currentLang()]}</span>
         <RightOutline />

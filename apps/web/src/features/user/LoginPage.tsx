@@ -53,9 +53,9 @@ export default function LoginPage() {
   };
 
   return (
-    <div className="v-auth">
-      <h2 className="v-auth__title">{t('auth.loginTitle')}</h2>
-      <p className="v-auth__subtitle">{t('auth.loginSubtitle')}</p>
+    <div className="v-user-auth">
+      <h2 className="v-user-auth__title">{t('auth.loginTitle')}</h2>
+      <p className="v-user-auth__subtitle">{t('auth.loginSubtitle')}</p>
       <AccountTypeTabs value={type} onChange={switchType} />
       <Form
         form={form}
@@ -91,7 +91,7 @@ export default function LoginPage() {
           <PasswordInput placeholder={t('auth.passwordPlaceholder')} />
         </Form.Item>
       </Form>
-      <div className="v-auth__links">
+      <div className="v-user-auth__links">
         <Link to={href('forgetPassword', loginQuery)}>{t('auth.forgotPassword')}</Link>
         <span>
           {t('auth.noAccount')} <Link to={href('register', loginQuery)}>{t('auth.registerNow')}</Link>

@@ -94,9 +94,9 @@ export default function RegisterPage() {
   };
 
   return (
-    <div className="v-auth">
-      <h2 className="v-auth__title">{t('auth.registerTitle')}</h2>
-      <p className="v-auth__subtitle">{t('auth.registerSubtitle')}</p>
+    <div className="v-user-auth">
+      <h2 className="v-user-auth__title">{t('auth.registerTitle')}</h2>
+      <p className="v-user-auth__subtitle">{t('auth.registerSubtitle')}</p>
       <AccountTypeTabs value={type} onChange={switchType} />
       <Form
         form={form}
@@ -163,7 +163,7 @@ export default function RegisterPage() {
           </Checkbox>
         </Form.Item>
       </Form>
-      <div className="v-auth__links v-auth__links--center">
+      <div className="v-user-auth__links v-user-auth__links--center">
         <span>
           {t('auth.haveAccount')} <Link to={href('login', loginQuery)}>{t('auth.loginNow')}</Link>
         </span>

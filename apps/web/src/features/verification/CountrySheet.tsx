@@ -35,14 +35,14 @@ export function CountrySheet({ visible, countries, value, onSelect, onClose }: P
       visible={visible}
       onMaskClick={onClose}
       onClose={onClose}
-      bodyClassName="v-kyc-sheet"
+      bodyClassName="v-verification-sheet"
       destroyOnClose
     >
-      <div className="v-kyc-sheet__head">
+      <div className="v-verification-sheet__head">
         <strong>{t('kyc.chooseCountry')}</strong>
         <SearchBar placeholder={t('auth.searchCountry')} value={search} onChange={setSearch} />
       </div>
-      <div className="v-kyc-sheet__list">
+      <div className="v-verification-sheet__list">
         {shown.length === 0 ? (
           <EmptyState text={t('common.noData')} />
         ) : (
@@ -51,7 +51,9 @@ export function CountrySheet({ visible, countries, value, onSelect, onClose }: P
               <List.Item
                 key={c.country}
                 arrowIcon={false}
-                extra={c.country === value ? <CheckOutline className="v-kyc-sheet__check" /> : c.country}
+                extra={
+                  c.country === value ? <CheckOutline className="v-verification-sheet__check" /> : c.country
+                }
                 onClick={() => {
                   onSelect(c.country);
                   onClose();

@@ -35,13 +35,13 @@ export function StateCard({
           ? CloseCircleFill
           : ExclamationCircleFill;
   return (
-    <section className={`v-kyc-state v-kyc-state--${state}`} role="status">
-      <Icon className="v-kyc-state__icon" />
+    <section className={`v-verification-state v-verification-state--${state}`} role="status">
+      <Icon className="v-verification-state__icon" />
       <div>
         <strong>{t(`verificationState.${state}`)}</strong>
         <p>{t(`kyc.stateHint.${state}`)}</p>
         {state === 'rejected' && submission?.reject_reason && (
-          <p className="v-kyc-state__reason">
+          <p className="v-verification-state__reason">
             {t('kyc.rejectReason')}: {submission.reject_reason}
           </p>
         )}

@@ -32,8 +32,8 @@ export default function VerificationAdvancedPage() {
 
   if (s.verification !== 'verified') {
     return (
-      <div className="v-kyc">
-        <section className="v-kyc-state v-kyc-state--none" role="alert">
+      <div className="v-verification">
+        <section className="v-verification-state v-verification-state--none" role="alert">
           <div>
             <strong>{t('kyc.basicFirst')}</strong>
             <p>{t('kyc.basicFirstHint')}</p>
@@ -47,7 +47,7 @@ export default function VerificationAdvancedPage() {
   }
   if (!s.can_submit_advanced) {
     return (
-      <div className="v-kyc">
+      <div className="v-verification">
         <StateCard state={s.advanced_verification} submission={s.advanced} />
       </div>
     );
@@ -59,9 +59,9 @@ export default function VerificationAdvancedPage() {
   };
 
   return (
-    <div className="v-kyc">
+    <div className="v-verification">
       {s.advanced_verification === 'rejected' && <StateCard state="rejected" submission={s.advanced} />}
-      <p className="v-kyc__lead">{t('kyc.photosLead')}</p>
+      <p className="v-verification__lead">{t('kyc.photosLead')}</p>
       <Form
         form={form}
         layout="vertical"
@@ -81,7 +81,7 @@ export default function VerificationAdvancedPage() {
           </Form.Item>
         ))}
       </Form>
-      <p className="v-kyc__note">{t('kyc.privacy')}</p>
+      <p className="v-verification__note">{t('kyc.privacy')}</p>
     </div>
   );
 }

@@ -33,8 +33,13 @@ function CountryField({ value, onChange }: { value?: string; onChange?: (v: stri
   const name = countries.data?.find((c) => c.country === value)?.name;
   return (
     <>
-      <button type="button" className="v-kyc-select" onClick={() => setOpen(true)} data-testid="kyc-country">
-        <span className={name ? undefined : 'v-kyc-select__placeholder'}>
+      <button
+        type="button"
+        className="v-verification-select"
+        onClick={() => setOpen(true)}
+        data-testid="kyc-country"
+      >
+        <span className={name ? undefined : 'v-verification-select__placeholder'}>
           {name ?? t('kyc.countryPlaceholder')}
         </span>
         <DownOutline />
@@ -69,10 +74,10 @@ export default function VerificationBasicPage() {
 
   if (!s.can_submit_basic) {
     return (
-      <div className="v-kyc">
+      <div className="v-verification">
         <StateCard state={s.verification} submission={sub} />
         {sub && (
-          <dl className="v-kyc-info">
+          <dl className="v-verification-info">
             <dt>{t('kyc.country')}</dt>
             <dd>{sub.country_name}</dd>
             <dt>{t('kyc.name')}</dt>
@@ -107,7 +112,7 @@ export default function VerificationBasicPage() {
   };
 
   return (
-    <div className="v-kyc">
+    <div className="v-verification">
       {s.verification === 'rejected' && <StateCard state="rejected" submission={sub} />}
       <Form
         form={form}
@@ -148,7 +153,7 @@ export default function VerificationBasicPage() {
           />
         </Form.Item>
       </Form>
-      <p className="v-kyc__note">{t('kyc.privacy')}</p>
+      <p className="v-verification__note">{t('kyc.privacy')}</p>
     </div>
   );
 }

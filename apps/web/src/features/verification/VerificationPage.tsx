@@ -24,9 +24,9 @@ export default function VerificationPage() {
 
   return (
     <PullToRefresh onRefresh={() => status.refetch()}>
-      <div className="v-kyc">
-        <p className="v-kyc__lead">{t('kyc.lead')}</p>
-        <List className="v-kyc-list">
+      <div className="v-verification">
+        <p className="v-verification__lead">{t('kyc.lead')}</p>
+        <List className="v-verification-list">
           <List.Item
             prefix={<UserContactOutline />}
             description={

@@ -71,7 +71,7 @@ function BankForm({ card }: { card: BankCard | null }) {
     <Form
       form={form}
       layout="vertical"
-      className="v-form v-card v-card--form"
+      className="v-form v-wallet-card v-wallet-card--form"
       initialValues={initial}
       onFinish={onFinish}
       footer={
@@ -97,7 +97,7 @@ function BankForm({ card }: { card: BankCard | null }) {
             />
           ) : (
             <Input
-              className={f.mono ? 'v-mono' : undefined}
+              className={f.mono ? 'v-wallet-mono' : undefined}
               autoComplete="off"
               inputMode={f.name === 'card_number' ? 'numeric' : undefined}
               maxLength={f.name === 'card_number' ? 40 : 200}
@@ -125,7 +125,7 @@ export default function AddBankPage() {
 
   return (
     <div className="v-wallet-page">
-      <p className="v-page-note v-page-note--top">{t('bank.lead')}</p>
+      <p className="v-wallet-page-note v-wallet-page-note--top">{t('bank.lead')}</p>
       <BankForm key={card?.id ?? 'new'} card={card} />
     </div>
   );

@@ -105,13 +105,13 @@ export default function AddressCreatePage() {
       {!user.has_fund_password && (
         <button
           type="button"
-          className="v-banner v-banner--warn"
+          className="v-wallet-banner v-wallet-banner--warn"
           onClick={() => void promptFundPassword(t, navigate)}
         >
           {t('withdraw.fundPasswordBanner')}
         </button>
       )}
-      <section className="v-card">
+      <section className="v-wallet-card">
         <Chips
           legend={t('wallet.coin')}
           options={coins.map((c) => ({ value: c.id, label: c.symbol }))}
@@ -131,7 +131,7 @@ export default function AddressCreatePage() {
       <Form
         form={form}
         layout="vertical"
-        className="v-form v-card v-card--form"
+        className="v-form v-wallet-card v-wallet-card--form"
         onFinish={onFinish}
         footer={<SubmitButton pending={mutation.isPending}>{t('common.save')}</SubmitButton>}
       >

@@ -19,30 +19,30 @@ export default function AddressListPage() {
     <div className="v-wallet-page">
       <QueryView query={list} isEmpty={(l) => l.length === 0}>
         {(addresses) => (
-          <ul className="v-records">
+          <ul className="v-wallet-records">
             {addresses.map((a) => (
               <li key={a.id}>
                 <button
                   type="button"
-                  className="v-record v-record--link v-address-row"
+                  className="v-wallet-record v-wallet-record--link v-wallet-address-row"
                   onClick={() => navigate(href('address', { id: a.id }))}
                 >
                   <CoinBadge symbol={a.symbol} />
-                  <span className="v-address-row__main">
+                  <span className="v-wallet-address-row__main">
                     <strong>
-                      {a.symbol} <small className="v-record__chain">{a.chain}</small>
-                      {a.remark && <small className="v-address-row__remark">{a.remark}</small>}
+                      {a.symbol} <small className="v-wallet-record__chain">{a.chain}</small>
+                      {a.remark && <small className="v-wallet-address-row__remark">{a.remark}</small>}
                     </strong>
-                    <span className="v-mono v-break">{a.address}</span>
+                    <span className="v-wallet-mono v-wallet-break">{a.address}</span>
                   </span>
-                  <RightOutline className="v-coin__chevron" />
+                  <RightOutline className="v-wallet-coin__chevron" />
                 </button>
               </li>
             ))}
           </ul>
         )}
       </QueryView>
-      <div className="v-actions">
+      <div className="v-wallet-actions">
         <Button block color="primary" size="large" onClick={() => navigate(paths.addressCreate)}>
           {t('address.add')}
         </Button>

@@ -50,7 +50,7 @@ export default function AddressPage() {
   return (
     <div className="v-wallet-page">
       <InfoRows
-        className="v-card"
+        className="v-wallet-card"
         rows={[
           { label: t('wallet.coin'), value: a.symbol, tone: 'strong' },
           { label: t('wallet.chain'), value: a.chain },
@@ -59,7 +59,7 @@ export default function AddressPage() {
           { label: t('record.created'), value: formatTime(a.created_at) },
         ]}
       />
-      <div className="v-actions v-actions--stack">
+      <div className="v-wallet-actions v-wallet-actions--stack">
         <Button
           block
           color="primary"

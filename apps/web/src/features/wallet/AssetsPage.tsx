@@ -53,13 +53,13 @@ export default function AssetsPage() {
 
   return (
     <PullToRefresh onRefresh={refresh}>
-      <div className="v-assets">
-        <section className="v-assets__hero" aria-labelledby="assets-total">
-          <div className="v-assets__hero-label">
+      <div className="v-wallet-assets">
+        <section className="v-wallet-assets__hero" aria-labelledby="assets-total">
+          <div className="v-wallet-assets__hero-label">
             <span id="assets-total">{t('assets.totalUsdt')}</span>
             <button
               type="button"
-              className="v-assets__eye"
+              className="v-wallet-assets__eye"
               aria-pressed={hidden}
               aria-label={hidden ? t('assets.showAmounts') : t('assets.hideAmounts')}
               onClick={() => setHidden(!hidden)}
@@ -67,10 +67,10 @@ export default function AssetsPage() {
               {hidden ? <EyeInvisibleOutline /> : <EyeOutline />}
             </button>
           </div>
-          <div className="v-assets__total" data-testid="assets-total">
+          <div className="v-wallet-assets__total" data-testid="assets-total">
             {data ? (
               <>
-                {!hidden && <span className="v-assets__approx">≈</span>}
+                {!hidden && <span className="v-wallet-assets__approx">≈</span>}
                 {show(data.total_usdt, usdtDecimals)}
                 <small>USDT</small>
               </>
@@ -78,8 +78,8 @@ export default function AssetsPage() {
               NO_VALUE
             )}
           </div>
-          {data && !data.valued && <p className="v-assets__note">{t('assets.notValued')}</p>}
-          <nav className="v-assets__actions" aria-label={t('assets.actions')}>
+          {data && !data.valued && <p className="v-wallet-assets__note">{t('assets.notValued')}</p>}
+          <nav className="v-wallet-assets__actions" aria-label={t('assets.actions')}>
             <button type="button" onClick={() => navigate(paths.deposit)}>
               <DownlandOutline />
               <span>{t('assets.deposit')}</span>
@@ -100,7 +100,7 @@ export default function AssetsPage() {
         </section>
 
         <Tabs
-          className="v-assets__tabs"
+          className="v-wallet-assets__tabs"
           activeKey={type}
           onChange={(key) => setParams({ type: key }, { replace: true })}
         >
@@ -111,10 +111,10 @@ export default function AssetsPage() {
 
         <QueryView query={list}>
           {() => (
-            <section className="v-assets__account" aria-label={t(`wallet.account.${type}`)}>
+            <section className="v-wallet-assets__account" aria-label={t(`wallet.account.${type}`)}>
               <button
                 type="button"
-                className="v-assets__account-head"
+                className="v-wallet-assets__account-head"
                 onClick={() => navigate(href('tradeAccount', { type }))}
               >
                 <span>
@@ -124,19 +124,19 @@ export default function AssetsPage() {
                     USDT
                   </strong>
                 </span>
-                <span className="v-assets__details">
+                <span className="v-wallet-assets__details">
                   {t('assets.details')}
                   <RightOutline />
                 </span>
               </button>
-              <div className="v-assets__small">
+              <div className="v-wallet-assets__small">
                 <span id="assets-hide-small">{t('assets.hideSmall')}</span>
                 <Switch checked={hideSmall} onChange={setHideSmall} aria-labelledby="assets-hide-small" />
               </div>
               {coins.length === 0 ? (
                 <EmptyState text={t('common.noData')} />
               ) : (
-                <ul className="v-coins">
+                <ul className="v-wallet-coins">
                   {coins.map((c) => (
                     <li key={c.currency_id}>
                       <CoinRow

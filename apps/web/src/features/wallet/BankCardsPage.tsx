@@ -35,12 +35,12 @@ export default function BankCardsPage() {
     <div className="v-wallet-page">
       <QueryView query={list} isEmpty={(l) => l.length === 0}>
         {(cards) => (
-          <ul className="v-bank-cards">
+          <ul className="v-wallet-bank-cards">
             {cards.map((c) => (
-              <li key={c.id} className="v-bank-card" data-testid="bank-card">
-                <div className="v-bank-card__head">
+              <li key={c.id} className="v-wallet-bank-card" data-testid="bank-card">
+                <div className="v-wallet-bank-card__head">
                   <strong>{c.bank_name}</strong>
-                  <span className="v-bank-card__tools">
+                  <span className="v-wallet-bank-card__tools">
                     <button
                       type="button"
                       aria-label={t('bank.edit')}
@@ -58,8 +58,8 @@ export default function BankCardsPage() {
                     </button>
                   </span>
                 </div>
-                <span className="v-bank-card__number v-mono">{c.card_number_masked}</span>
-                <span className="v-bank-card__holder">
+                <span className="v-wallet-bank-card__number v-wallet-mono">{c.card_number_masked}</span>
+                <span className="v-wallet-bank-card__holder">
                   {c.holder_name}
                   {c.branch && ` · ${c.branch}`}
                 </span>
@@ -68,7 +68,7 @@ export default function BankCardsPage() {
           </ul>
         )}
       </QueryView>
-      <div className="v-actions">
+      <div className="v-wallet-actions">
         <Button block color="primary" size="large" onClick={() => navigate(paths.addBank)}>
           {t('bank.add')}
         </Button>

@@ -76,7 +76,7 @@ export default function ChargePage() {
   return (
     <div className="v-wallet-page">
       <InfoRows
-        className="v-card"
+        className="v-wallet-card"
         rows={[
           { label: t('wallet.coin'), value: cur.symbol, tone: 'strong' },
           chain
@@ -89,7 +89,7 @@ export default function ChargePage() {
       <Form
         form={form}
         layout="vertical"
-        className="v-form v-card v-card--form"
+        className="v-form v-wallet-card v-wallet-card--form"
         onFinish={onFinish}
         footer={<SubmitButton pending={mutation.isPending}>{t('deposit.submit')}</SubmitButton>}
       >
@@ -125,7 +125,7 @@ export default function ChargePage() {
           <PictureUploader label={t('deposit.uploadProof')} />
         </Form.Item>
       </Form>
-      <p className="v-page-note">{t('deposit.reviewNote')}</p>
+      <p className="v-wallet-page-note">{t('deposit.reviewNote')}</p>
     </div>
   );
 }

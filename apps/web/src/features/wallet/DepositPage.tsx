@@ -31,12 +31,15 @@ function DepositTarget({ cur, chain }: { cur: CurrencyInfo; chain: string }) {
       {d.bank ? (
         <BankDetails bank={d.bank} />
       ) : d.address ? (
-        <section className="v-card v-deposit-address">
+        <section className="v-wallet-card v-wallet-deposit-address">
           <QrCode value={d.address} title={t('deposit.qrTitle')} />
-          <p className="v-deposit-address__label">
+          <p className="v-wallet-deposit-address__label">
             {t('deposit.address', { symbol: cur.symbol, chain: d.chain ?? '' })}
           </p>
-          <p className="v-deposit-address__value v-mono v-selectable" data-testid="deposit-address">
+          <p
+            className="v-wallet-deposit-address__value v-wallet-mono v-selectable"
+            data-testid="deposit-address"
+          >
             {d.address}
           </p>
           <CopyButton value={d.address} />
@@ -44,7 +47,7 @@ function DepositTarget({ cur, chain }: { cur: CurrencyInfo; chain: string }) {
       ) : (
         <EmptyState text={t('common.noData')} />
       )}
-      <ul className="v-tips">
+      <ul className="v-wallet-tips">
         <li>{t('deposit.minTip', { min, symbol: cur.symbol })}</li>
         {d.bank ? (
           <li>{t('deposit.bankTip')}</li>
@@ -53,7 +56,7 @@ function DepositTarget({ cur, chain }: { cur: CurrencyInfo; chain: string }) {
         )}
         <li>{t('deposit.proofTip')}</li>
       </ul>
-      <div className="v-actions">
+      <div className="v-wallet-actions">
         <Button
           block
           color="primary"
@@ -111,7 +114,7 @@ export default function DepositPage() {
   return (
     <div className="v-wallet-page">
       <RecordsAction to={href('record', { tab: 'deposit' })} label={t('titles.record')} />
-      <section className="v-card">
+      <section className="v-wallet-card">
         <Chips
           legend={t('wallet.coin')}
           options={options.map((c) => ({ value: c.id, label: c.symbol }))}

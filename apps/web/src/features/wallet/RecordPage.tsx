@@ -21,20 +21,20 @@ type Tab = (typeof TABS)[number];
 function DepositRow({ r, decimals }: { r: DepositRecord; decimals: number }) {
   const { t } = useTranslation();
   return (
-    <div className="v-record" data-testid="deposit-record">
-      <div className="v-record__top">
+    <div className="v-wallet-record" data-testid="deposit-record">
+      <div className="v-wallet-record__top">
         <strong>
           {r.symbol}
-          {r.chain && <small className="v-record__chain">{r.chain}</small>}
+          {r.chain && <small className="v-wallet-record__chain">{r.chain}</small>}
         </strong>
         <StatusTag code={r.status_code} text={r.status_text} />
       </div>
-      <div className="v-record__bottom">
-        <span className="v-record__amount">{formatAmount(r.amount, decimals)}</span>
+      <div className="v-wallet-record__bottom">
+        <span className="v-wallet-record__amount">{formatAmount(r.amount, decimals)}</span>
         <span>{formatTime(r.created_at)}</span>
       </div>
       {r.reject_reason && (
-        <p className="v-record__reason">
+        <p className="v-wallet-record__reason">
           {t('record.rejectReason')}: {r.reject_reason}
         </p>
       )}
@@ -47,22 +47,22 @@ function WithdrawRow({ r, decimals }: { r: WithdrawalRecord; decimals: number })
   return (
     <button
       type="button"
-      className="v-record v-record--link"
+      className="v-wallet-record v-wallet-record--link"
       data-testid="withdraw-record"
       onClick={() => navigate(href('withdrawDetail', { id: r.id }))}
     >
-      <div className="v-record__top">
+      <div className="v-wallet-record__top">
         <strong>
           {r.symbol}
-          {r.chain && <small className="v-record__chain">{r.chain}</small>}
+          {r.chain && <small className="v-wallet-record__chain">{r.chain}</small>}
         </strong>
-        <span className="v-record__status">
+        <span className="v-wallet-record__status">
           <StatusTag code={r.status_code} text={r.status_text} />
           <RightOutline />
         </span>
       </div>
-      <div className="v-record__bottom">
-        <span className="v-record__amount">{formatAmount(r.amount, decimals)}</span>
+      <div className="v-wallet-record__bottom">
+        <span className="v-wallet-record__amount">{formatAmount(r.amount, decimals)}</span>
         <span>{formatTime(r.created_at)}</span>
       </div>
     </button>
@@ -100,7 +100,7 @@ export default function RecordPage() {
   return (
     <div className="v-wallet-page v-wallet-page--flush">
       <Tabs
-        className="v-record-tabs"
+        className="v-wallet-record-tabs"
         activeKey={tab}
         onChange={(k) => setParams({ tab: k }, { replace: true })}
       >
@@ -109,7 +109,7 @@ export default function RecordPage() {
         ))}
       </Tabs>
       <PullToRefresh onRefresh={refresh}>
-        <div className="v-record-list">
+        <div className="v-wallet-record-list">
           {tab === 'deposit' && (
             <PagedList
               query={deposits}

@@ -32,8 +32,8 @@ function CoinDetail({ type, currencyId }: { type: WalletAccountType; currencyId:
 
   return (
     <>
-      <section className="v-card v-coin-detail">
-        <div className="v-coin-detail__head">
+      <section className="v-wallet-card v-wallet-coin-detail">
+        <div className="v-wallet-coin-detail__head">
           <CoinBadge symbol={d.symbol} />
           <span>
             <strong>{d.symbol}</strong>
@@ -42,14 +42,14 @@ function CoinDetail({ type, currencyId }: { type: WalletAccountType; currencyId:
             </small>
           </span>
         </div>
-        <div className="v-coin-detail__total">
+        <div className="v-wallet-coin-detail__total">
           <small>{t('wallet.total')}</small>
           <strong data-testid="detail-total">{formatAmount(d.total, d.decimals)}</strong>
           <small>
             {d.usdt_value === null ? NO_VALUE : `≈ ${formatAmount(d.usdt_value, usdtDecimals)} USDT`}
           </small>
         </div>
-        <div className="v-coin__split">
+        <div className="v-wallet-coin__split">
           <span>
             <small>{t('wallet.available')}</small>
             <span data-testid="detail-available">{formatAmount(d.available, d.decimals)}</span>
@@ -59,7 +59,7 @@ function CoinDetail({ type, currencyId }: { type: WalletAccountType; currencyId:
             <span data-testid="detail-frozen">{formatAmount(d.frozen, d.decimals)}</span>
           </span>
         </div>
-        <div className="v-coin-detail__actions">
+        <div className="v-wallet-coin-detail__actions">
           {type === 'spot' && cur?.can_deposit && (
             <Button
               size="small"
@@ -90,12 +90,12 @@ function CoinDetail({ type, currencyId }: { type: WalletAccountType; currencyId:
           </Button>
         </div>
       </section>
-      <h2 className="v-section-title">{t('wallet.flows')}</h2>
+      <h2 className="v-wallet-section-title">{t('wallet.flows')}</h2>
       <PagedList
         query={flows}
         keyOf={(f) => f.id}
         render={(f) => <FlowRow flow={f} decimals={d.decimals} />}
-        className="v-card v-records--flush"
+        className="v-wallet-card v-wallet-records--flush"
       />
     </>
   );
@@ -113,17 +113,17 @@ function AccountCoins({ type }: { type: WalletAccountType }) {
   const account = list.data.accounts.find((a) => a.type === type);
   return (
     <>
-      <section className="v-card v-account-summary">
+      <section className="v-wallet-card v-wallet-account-summary">
         <small>{t('assets.accountValue', { account: t(`wallet.account.${type}`) })}</small>
         <strong data-testid="account-total">
           ≈ {formatAmount(account?.total_usdt ?? '0', usdtDecimals)} USDT
         </strong>
-        {account && !account.valued && <p className="v-assets__note">{t('assets.notValued')}</p>}
+        {account && !account.valued && <p className="v-wallet-assets__note">{t('assets.notValued')}</p>}
       </section>
       {!account || account.currencies.length === 0 ? (
         <EmptyState text={t('common.noData')} />
       ) : (
-        <ul className="v-coins">
+        <ul className="v-wallet-coins">
           {account.currencies.map((c) => (
             <li key={c.currency_id}>
               <CoinRow
@@ -154,7 +154,7 @@ export default function TradeAccountPage() {
         {currencyId === null && (
           <Segmented
             block
-            className="v-segmented"
+            className="v-wallet-segmented"
             value={type}
             onChange={(v) => setParams({ type: String(v) }, { replace: true })}
             options={WALLET_ACCOUNT_TYPES.map((a) => ({ value: a, label: t(`wallet.account.${a}`) }))}

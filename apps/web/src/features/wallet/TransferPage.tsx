@@ -119,33 +119,38 @@ export default function TransferPage() {
     <div className="v-wallet-page">
       <RecordsAction to={paths.transferRecord} label={t('titles.transferRecord')} />
 
-      <section className="v-card v-transfer">
-        <div className="v-transfer__sides">
-          <button type="button" className="v-transfer__side" onClick={() => setSheet('from')}>
+      <section className="v-wallet-card v-wallet-transfer">
+        <div className="v-wallet-transfer__sides">
+          <button type="button" className="v-wallet-transfer__side" onClick={() => setSheet('from')}>
             <small>{t('transfer.from')}</small>
             <strong data-testid="transfer-from">{accountLabel(from)}</strong>
             <DownOutline />
           </button>
-          <button type="button" className="v-transfer__side" onClick={() => setSheet('to')}>
+          <button type="button" className="v-wallet-transfer__side" onClick={() => setSheet('to')}>
             <small>{t('transfer.to')}</small>
             <strong data-testid="transfer-to">{accountLabel(to)}</strong>
             <DownOutline />
           </button>
         </div>
-        <button type="button" className="v-transfer__swap" aria-label={t('transfer.swap')} onClick={swap}>
+        <button
+          type="button"
+          className="v-wallet-transfer__swap"
+          aria-label={t('transfer.swap')}
+          onClick={swap}
+        >
           <LoopOutline />
         </button>
       </section>
 
-      <section className="v-card v-field-card">
-        <span className="v-field-card__label">{t('wallet.coin')}</span>
-        <button type="button" className="v-select" onClick={() => setSheet('coin')}>
+      <section className="v-wallet-card v-wallet-field-card">
+        <span className="v-wallet-field-card__label">{t('wallet.coin')}</span>
+        <button type="button" className="v-wallet-select" onClick={() => setSheet('coin')}>
           <strong>{cur.symbol}</strong>
           <small>{cur.name}</small>
           <DownOutline />
         </button>
 
-        <label className="v-field-card__label" htmlFor="transfer-amount">
+        <label className="v-wallet-field-card__label" htmlFor="transfer-amount">
           {t('wallet.amount')}
         </label>
         <AmountInput
@@ -160,17 +165,17 @@ export default function TransferPage() {
           all={isGreater(available, '0') ? formatAmount(available, decimals, { group: false }) : null}
           placeholder={t('wallet.amountPlaceholder')}
         />
-        <p className="v-field-card__hint">
+        <p className="v-wallet-field-card__hint">
           {t('wallet.availableAmount', { amount: formatAmount(available, decimals), symbol: cur.symbol })}
         </p>
         {insufficient && (
-          <p className="v-warning" role="alert">
+          <p className="v-wallet-warning" role="alert">
             {t('wallet.insufficient')}
           </p>
         )}
       </section>
 
-      <div className="v-actions">
+      <div className="v-wallet-actions">
         <Button
           block
           color="primary"
@@ -182,7 +187,7 @@ export default function TransferPage() {
           {t('transfer.submit')}
         </Button>
       </div>
-      <p className="v-page-note">{t('transfer.note')}</p>
+      <p className="v-wallet-page-note">{t('transfer.note')}</p>
 
       <OptionSheet
         visible={sheet === 'from' || sheet === 'to'}

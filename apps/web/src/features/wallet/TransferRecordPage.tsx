@@ -13,13 +13,13 @@ import './wallet.css';
 function Row({ r, decimals }: { r: TransferRecord; decimals: number }) {
   const { t } = useTranslation();
   return (
-    <div className="v-record">
-      <div className="v-record__top">
+    <div className="v-wallet-record">
+      <div className="v-wallet-record__top">
         <strong>{r.symbol}</strong>
-        <strong className="v-record__amount">{formatAmount(r.amount, decimals)}</strong>
+        <strong className="v-wallet-record__amount">{formatAmount(r.amount, decimals)}</strong>
       </div>
-      <div className="v-record__bottom">
-        <span className="v-record__route">
+      <div className="v-wallet-record__bottom">
+        <span className="v-wallet-record__route">
           {t(`wallet.account.${r.from}`)}
           <RightOutline />
           {t(`wallet.account.${r.to}`)}

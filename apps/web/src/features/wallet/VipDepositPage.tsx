@@ -37,20 +37,20 @@ export default function VipDepositPage() {
 
   return (
     <div className="v-wallet-page">
-      <section className="v-card v-vip">
-        <h2 className="v-vip__title">{t('vip.title')}</h2>
+      <section className="v-wallet-card v-wallet-vip">
+        <h2 className="v-wallet-vip__title">{t('vip.title')}</h2>
         <p>{t('vip.lead')}</p>
       </section>
-      <ol className="v-tips v-vip__steps">
+      <ol className="v-wallet-tips v-vip__steps">
         <li>{t('vip.step1')}</li>
         <li>{t('vip.step2')}</li>
         <li>{t('vip.step3')}</li>
       </ol>
       {fiat && bank.data?.bank ? (
         <>
-          <h3 className="v-vip__subtitle">{t('vip.bankTitle')}</h3>
+          <h3 className="v-wallet-vip__subtitle">{t('vip.bankTitle')}</h3>
           <BankDetails bank={bank.data.bank} />
-          <ul className="v-tips">
+          <ul className="v-wallet-tips">
             <li>
               {t('deposit.minTip', {
                 min: formatAmount(bank.data.min_deposit, fiat.decimals),
@@ -61,9 +61,9 @@ export default function VipDepositPage() {
           </ul>
         </>
       ) : (
-        <p className="v-page-note">{t('vip.noBank')}</p>
+        <p className="v-wallet-page-note">{t('vip.noBank')}</p>
       )}
-      <div className="v-actions v-actions--stack">
+      <div className="v-wallet-actions v-wallet-actions--stack">
         <Button block color="primary" size="large" onClick={contact}>
           <MessageOutline /> {t('vip.contact')}
         </Button>

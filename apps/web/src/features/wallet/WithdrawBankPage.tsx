@@ -28,7 +28,7 @@ export default function WithdrawBankPage() {
       <NavBarAction>
         <button
           type="button"
-          className="v-navbar-icon"
+          className="v-wallet-navbar-icon"
           aria-label={t('titles.bankCards')}
           onClick={() => navigate(paths.bankCards)}
         >

@@ -31,14 +31,16 @@ export default function WithdrawDetailPage() {
 
   return (
     <div className="v-wallet-page">
-      <section className="v-card v-detail-head">
+      <section className="v-wallet-card v-wallet-detail-head">
         <small>{t('withdraw.receive')}</small>
         <strong data-testid="withdraw-amount">{fmt(w.amount)}</strong>
         <StatusTag code={w.status_code} text={w.status_text} />
       </section>
-      {w.status === 'pending' && <p className="v-page-note v-page-note--top">{t('withdraw.frozenNote')}</p>}
+      {w.status === 'pending' && (
+        <p className="v-wallet-page-note v-wallet-page-note--top">{t('withdraw.frozenNote')}</p>
+      )}
       <InfoRows
-        className="v-card"
+        className="v-wallet-card"
         rows={[
           { label: t('withdraw.fee'), value: fmt(w.fee) },
           { label: t('withdraw.total'), value: fmt(w.total), tone: 'strong' },

@@ -29,7 +29,7 @@ export default function WithdrawPage() {
   return (
     <div className="v-wallet-page">
       <RecordsAction to={href('record', { tab: 'withdraw' })} label={t('titles.record')} />
-      <section className="v-card">
+      <section className="v-wallet-card">
         <Chips
           legend={t('wallet.coin')}
           options={[

@@ -1,4 +1,5 @@
 import { NumberKeyboard, PasscodeInput } from 'antd-mobile';
+import './widgets.css';
 
 interface Props {
   value?: string;

@@ -234,10 +234,10 @@ export default function CandleChart({
   });
 
   return (
-    <div className="v-chart">
-      <div ref={box} className="v-chart__canvas" data-testid="candle-chart" />
+    <div className="v-market-chart">
+      <div ref={box} className="v-market-chart__canvas" data-testid="candle-chart" />
       {state !== 'ready' && (
-        <div className="v-chart__overlay" role={state === 'error' ? 'alert' : 'status'}>
+        <div className="v-market-chart__overlay" role={state === 'error' ? 'alert' : 'status'}>
           {state === 'loading' && <span className="v-spinner" role="img" aria-label={t('common.loading')} />}
           {state === 'empty' && <span>{t('market.noCandles')}</span>}
           {state === 'error' && (

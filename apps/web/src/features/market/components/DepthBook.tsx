@@ -24,11 +24,11 @@ function Side({
 }) {
   const w = widths(levels);
   return (
-    <ol className={`v-depth__side v-depth__side--${side}`}>
+    <ol className={`v-market-depth__side v-market-depth__side--${side}`}>
       {levels.map((l, i) => (
         <li key={l.price}>
-          <button type="button" className="v-depth__row" onClick={() => onPick(l.price)}>
-            <span className="v-depth__bar" style={{ width: `${w[i]}%` }} />
+          <button type="button" className="v-market-depth__row" onClick={() => onPick(l.price)}>
+            <span className="v-market-depth__bar" style={{ width: `${w[i]}%` }} />
             {side === 'bid' ? (
               <>
                 <span>{formatDecimal(l.qty, market.amount_decimals)}</span>
@@ -59,13 +59,13 @@ export function DepthBook({
 }) {
   const { t } = useTranslation();
   return (
-    <div className="v-depth" data-testid="depth">
-      <div className="v-depth__head">
+    <div className="v-market-depth" data-testid="depth">
+      <div className="v-market-depth__head">
         <span>{t('market.bidQty', { coin: market.base })}</span>
         <span>{t('market.price', { coin: market.quote })}</span>
         <span>{t('market.askQty', { coin: market.base })}</span>
       </div>
-      <div className="v-depth__body">
+      <div className="v-market-depth__body">
         <Side levels={depth.bids.slice(0, ROWS)} side="bid" market={market} onPick={onPick} />
         <Side levels={depth.asks.slice(0, ROWS)} side="ask" market={market} onPick={onPick} />
       </div>

@@ -6,7 +6,7 @@ export function FavouriteStar({ on, name, onToggle }: { on: boolean; name: strin
   return (
     <button
       type="button"
-      className={`v-star${on ? ' v-star--on' : ''}`}
+      className={`v-market-star${on ? ' v-market-star--on' : ''}`}
       aria-pressed={on}
       aria-label={t(on ? 'market.removeFavourite' : 'market.addFavourite', { name })}
       onClick={(e) => {

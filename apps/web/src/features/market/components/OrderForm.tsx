@@ -99,7 +99,7 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
     const ok = await Dialog.confirm({
       title: t('trade.confirmTitle'),
       content: (
-        <div className="v-order-confirm">
+        <div className="v-market-order-confirm">
           {lines.map((l) => (
             <p key={l}>{l}</p>
           ))}
@@ -139,29 +139,29 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
     (side === 'buy' && total && isGreater(total, available));
 
   return (
-    <div className="v-order-form">
-      <div className="v-order-form__sides" role="tablist">
+    <div className="v-market-order-form">
+      <div className="v-market-order-form__sides" role="tablist">
         {(['buy', 'sell'] as const).map((s) => (
           <button
             key={s}
             type="button"
             role="tab"
             aria-selected={side === s}
-            className={`v-order-form__side v-order-form__side--${s}${side === s ? ' is-active' : ''}`}
+            className={`v-market-order-form__side v-market-order-form__side--${s}${side === s ? ' is-active' : ''}`}
             onClick={() => onSide(s)}
           >
             {t(s === 'buy' ? 'trade.buy' : 'trade.sell')}
           </button>
         ))}
       </div>
-      <div className="v-order-form__types" role="tablist">
+      <div className="v-market-order-form__types" role="tablist">
         {(['limit', 'market'] as const).map((k) => (
           <button
             key={k}
             type="button"
             role="tab"
             aria-selected={type === k}
-            className={`v-seg${type === k ? ' is-active' : ''}`}
+            className={`v-market-seg${type === k ? ' is-active' : ''}`}
             onClick={() => setType(k)}
           >
             {t(`trade.type.${k}`)}
@@ -170,7 +170,7 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
       </div>
 
       {type === 'limit' ? (
-        <div className="v-order-form__field">
+        <div className="v-market-order-form__field">
           <span>{t('trade.priceLabel')}</span>
           <Input
             inputMode="decimal"
@@ -182,14 +182,14 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
           <em>{market.quote}</em>
         </div>
       ) : (
-        <div className="v-order-form__field v-order-form__field--static">
+        <div className="v-market-order-form__field v-market-order-form__field--static">
           <span>{t('trade.priceLabel')}</span>
-          <span className="v-order-form__static-value">{t('trade.atMarket')}</span>
+          <span className="v-market-order-form__static-value">{t('trade.atMarket')}</span>
         </div>
       )}
 
       {byAmount ? (
-        <div className="v-order-form__field">
+        <div className="v-market-order-form__field">
           <span>{t('trade.amountLabel')}</span>
           <Input
             inputMode="decimal"
@@ -201,7 +201,7 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
           <em>{market.quote}</em>
         </div>
       ) : (
-        <div className="v-order-form__field">
+        <div className="v-market-order-form__field">
           <span>{t('trade.qtyLabel')}</span>
           <Input
             inputMode="decimal"
@@ -214,15 +214,20 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
         </div>
       )}
 
-      <div className="v-order-form__pcts">
+      <div className="v-market-order-form__pcts">
         {SHORTCUTS.map((p) => (
-          <button key={p} type="button" className="v-seg v-order-form__pct" onClick={() => shortcut(p)}>
+          <button
+            key={p}
+            type="button"
+            className="v-market-seg v-market-order-form__pct"
+            onClick={() => shortcut(p)}
+          >
             {p}%
           </button>
         ))}
       </div>
 
-      <dl className="v-order-form__facts">
+      <dl className="v-market-order-form__facts">
         <div>
           <dt>{t('trade.available')}</dt>
           <dd data-testid="available">
@@ -266,14 +271,16 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
           </dd>
         </div>
       </dl>
-      {over && !isZero(available) ? <p className="v-order-form__warn">{t('trade.insufficient')}</p> : null}
+      {over && !isZero(available) ? (
+        <p className="v-market-order-form__warn">{t('trade.insufficient')}</p>
+      ) : null}
       {over && isZero(available) ? (
-        <p className="v-order-form__warn">{t('trade.noBalance', { coin: payCoin })}</p>
+        <p className="v-market-order-form__warn">{t('trade.noBalance', { coin: payCoin })}</p>
       ) : null}
 
       <Button
         block
-        className={`v-order-form__submit v-order-form__submit--${side}`}
+        className={`v-market-order-form__submit v-market-order-form__submit--${side}`}
         loading={pending}
         disabled={pending}
         onClick={() => void submit()}

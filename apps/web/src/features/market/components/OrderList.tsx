@@ -30,23 +30,23 @@ function OrderCard({
   const pd = market.price_decimals;
   const qd = market.amount_decimals;
   return (
-    <li className="v-order" data-testid={`order-${order.id}`}>
-      <div className="v-order__top">
-        <span className={`v-order__side v-text--${order.side === 'buy' ? 'up' : 'down'}`}>
+    <li className="v-market-order" data-testid={`order-${order.id}`}>
+      <div className="v-market-order__top">
+        <span className={`v-market-order__side v-text--${order.side === 'buy' ? 'up' : 'down'}`}>
           {t(order.side === 'buy' ? 'trade.buy' : 'trade.sell')} · {t(`trade.type.${order.type}`)}
         </span>
-        <span className="v-order__time">{when(order.created_at)}</span>
+        <span className="v-market-order__time">{when(order.created_at)}</span>
         {onCancel ? (
-          <button type="button" className="v-order__cancel" onClick={onCancel}>
+          <button type="button" className="v-market-order__cancel" onClick={onCancel}>
             {t('trade.cancel')}
           </button>
         ) : (
-          <span className={`v-order__status v-order__status--${order.status}`}>
+          <span className={`v-market-order__status v-market-order__status--${order.status}`}>
             {t(`trade.status.${order.status}`)}
           </span>
         )}
       </div>
-      <dl className="v-order__grid">
+      <dl className="v-market-order__grid">
         <div>
           <dt>{t('trade.priceLabel')}</dt>
           <dd>{order.price ? formatDecimal(order.price, pd) : t('trade.atMarket')}</dd>
@@ -79,7 +79,7 @@ function OrderCard({
         </div>
       </dl>
       {order.fills.length > 0 && (
-        <details className="v-order__fills">
+        <details className="v-market-order__fills">
           <summary>{t('trade.fills', { count: order.fills.length })}</summary>
           <ol>
             {order.fills.map((f) => (
@@ -133,7 +133,7 @@ export function OrderList({ market }: { market: MarketTicker }) {
   else if (orders.data.list.length === 0) body = <EmptyState text={t('trade.noOrders')} />;
   else
     body = (
-      <ul className="v-orders__list">
+      <ul className="v-market-orders__list">
         {orders.data.list.map((o) => (
           <OrderCard
             key={o.id}
@@ -146,15 +146,15 @@ export function OrderList({ market }: { market: MarketTicker }) {
     );
 
   return (
-    <section className="v-orders" aria-label={t('trade.orders')}>
-      <div className="v-tabs-row" role="tablist">
+    <section className="v-market-orders" aria-label={t('trade.orders')}>
+      <div className="v-market-tabs-row" role="tablist">
         {(['current', 'history'] as const).map((k) => (
           <button
             key={k}
             type="button"
             role="tab"
             aria-selected={view === k}
-            className={`v-tabs-row__tab${view === k ? ' is-active' : ''}`}
+            className={`v-market-tabs-row__tab${view === k ? ' is-active' : ''}`}
             onClick={() => setView(k)}
           >
             {t(k === 'current' ? 'trade.currentOrders' : 'trade.pastOrders')}

@@ -12,15 +12,15 @@ function clock(ms: number): string {
 export function RecentTrades({ trades, market }: { trades: PublicTrade[]; market: MarketTicker }) {
   const { t } = useTranslation();
   return (
-    <div className="v-trades" data-testid="trades">
-      <div className="v-trades__row v-trades__row--head">
+    <div className="v-market-trades" data-testid="trades">
+      <div className="v-market-trades__row v-market-trades__row--head">
         <span>{t('market.time')}</span>
         <span>{t('market.price', { coin: market.quote })}</span>
         <span>{t('market.qty', { coin: market.base })}</span>
       </div>
-      <ol className="v-trades__list">
+      <ol className="v-market-trades__list">
         {trades.slice(0, 20).map((tr) => (
-          <li key={tr.id} className="v-trades__row">
+          <li key={tr.id} className="v-market-trades__row">
             <span>{clock(tr.time)}</span>
             <span className={tr.side === 'buy' ? 'v-text--up' : 'v-text--down'}>
               {formatDecimal(tr.price, market.price_decimals)}

@@ -8,9 +8,9 @@ export function TickerSummary({ market }: { market: MarketTicker }) {
   const trend = trendOf(market.change_24h);
   const d = market.price_decimals;
   return (
-    <section className="v-ticker" aria-label={t('market.summary')}>
-      <div className="v-ticker__main">
-        <strong className={`v-ticker__last v-text--${trend}`} data-testid="last-price">
+    <section className="v-market-ticker" aria-label={t('market.summary')}>
+      <div className="v-market-ticker__main">
+        <strong className={`v-market-ticker__last v-text--${trend}`} data-testid="last-price">
           {formatDecimal(market.last, d)}
         </strong>
         <span className={`v-text--${trend}`}>{formatChange(market.change_24h)}</span>
@@ -18,7 +18,7 @@ export function TickerSummary({ market }: { market: MarketTicker }) {
           {t('market.index')} {formatDecimal(market.index_price, d)}
         </small>
       </div>
-      <dl className="v-ticker__stats">
+      <dl className="v-market-ticker__stats">
         <div>
           <dt>{t('market.high24h')}</dt>
           <dd>{formatDecimal(market.high_24h, d)}</dd>

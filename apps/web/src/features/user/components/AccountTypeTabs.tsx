@@ -12,7 +12,7 @@ export function AccountTypeTabs({ value, onChange }: Props) {
   const { t } = useTranslation();
   return (
     <Tabs
-      className="v-account-tabs"
+      className="v-user-account-tabs"
       activeKey={value}
       onChange={(key) => onChange(key === 'email' ? 'email' : 'mobile')}
     >

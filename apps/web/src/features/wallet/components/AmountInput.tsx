@@ -18,22 +18,22 @@ interface Props {
 export function AmountInput({ value, onChange, decimals, symbol, all, placeholder, id, label }: Props) {
   const { t } = useTranslation();
   return (
-    <div className="v-amount">
+    <div className="v-wallet-amount">
       <Input
         id={id}
         aria-label={label}
-        className="v-amount__input"
+        className="v-wallet-amount__input"
         inputMode="decimal"
         autoComplete="off"
         value={value ?? ''}
         placeholder={placeholder}
         onChange={(v) => onChange?.(cleanAmountInput(v, decimals))}
       />
-      <span className="v-amount__symbol">{symbol}</span>
+      <span className="v-wallet-amount__symbol">{symbol}</span>
       {all !== undefined && (
         <button
           type="button"
-          className="v-amount__all"
+          className="v-wallet-amount__all"
           disabled={!all}
           onClick={() => all && onChange?.(all)}
         >

@@ -11,10 +11,10 @@ export function BankDetails({ bank }: { bank: Details }) {
   return (
     <>
       {!bank.configured && (
-        <NoticeBar className="v-notice" color="alert" wrap content={t('deposit.bankNotConfigured')} />
+        <NoticeBar className="v-wallet-notice" color="alert" wrap content={t('deposit.bankNotConfigured')} />
       )}
       <InfoRows
-        className="v-card"
+        className="v-wallet-card"
         rows={[
           { label: t('deposit.bankName'), value: bank.bank_name || '—' },
           { label: t('deposit.accountName'), value: copy(bank.account_name, false) },

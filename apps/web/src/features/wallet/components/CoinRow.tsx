@@ -13,7 +13,7 @@ interface Props {
 /** A round badge with the coin's first letters, in place of a logo. */
 export function CoinBadge({ symbol }: { symbol: string }) {
   return (
-    <span className="v-coin-badge" data-symbol={symbol} aria-hidden="true">
+    <span className="v-wallet-coin-badge" data-symbol={symbol} aria-hidden="true">
       {symbol.slice(0, symbol.length > 4 ? 1 : 2)}
     </span>
   );
@@ -29,20 +29,20 @@ export function CoinRow({ coin, hidden = false, usdtDecimals, onClick }: Props) 
       ? NO_VALUE
       : `≈ ${formatAmount(coin.usdt_value, usdtDecimals)} USDT`;
   return (
-    <button type="button" className="v-coin" onClick={onClick} data-coin={coin.symbol}>
-      <span className="v-coin__head">
+    <button type="button" className="v-wallet-coin" onClick={onClick} data-coin={coin.symbol}>
+      <span className="v-wallet-coin__head">
         <CoinBadge symbol={coin.symbol} />
-        <span className="v-coin__name">
+        <span className="v-wallet-coin__name">
           <strong>{coin.symbol}</strong>
           <small>{coin.name}</small>
         </span>
-        <span className="v-coin__total">
+        <span className="v-wallet-coin__total">
           <strong data-testid={`total-${coin.symbol}`}>{amount(coin.total)}</strong>
           <small title={coin.usdt_value === null ? t('assets.noPrice') : undefined}>{value}</small>
         </span>
-        {onClick && <RightOutline className="v-coin__chevron" />}
+        {onClick && <RightOutline className="v-wallet-coin__chevron" />}
       </span>
-      <span className="v-coin__split">
+      <span className="v-wallet-coin__split">
         <span>
           <small>{t('wallet.available')}</small>
           <span data-testid={`available-${coin.symbol}`}>{amount(coin.available)}</span>

@@ -13,11 +13,11 @@ export async function copyWithToast(value: string, t: (k: 'common.copied' | 'com
 export function CopyValue({ value, mono = true }: { value: string; mono?: boolean }) {
   const { t } = useTranslation();
   return (
-    <span className="v-copy-value">
-      <span className={mono ? 'v-mono v-selectable' : 'v-selectable'}>{value}</span>
+    <span className="v-wallet-copy-value">
+      <span className={mono ? 'v-wallet-mono v-selectable' : 'v-selectable'}>{value}</span>
       <button
         type="button"
-        className="v-copy-value__button"
+        className="v-wallet-copy-value__button"
         aria-label={t('wallet.copy')}
         onClick={() => void copyWithToast(value, t)}
       >

@@ -38,15 +38,15 @@ export function FlowRow({
   const { t, i18n } = useTranslation();
   const up = !flow.delta_available.startsWith('-');
   return (
-    <div className="v-flow" data-testid="flow">
-      <div className="v-flow__main">
+    <div className="v-wallet-flow" data-testid="flow">
+      <div className="v-wallet-flow__main">
         <strong>{reasonLabel(i18n, flow)}</strong>
         <small>
           {withAccount && `${flow.symbol} · ${t(`wallet.account.${flow.type}`)} · `}
           {formatTime(flow.time)}
         </small>
       </div>
-      <div className="v-flow__amounts">
+      <div className="v-wallet-flow__amounts">
         {!isZero(flow.delta_available) && (
           <span className={up ? 'is-up' : 'is-down'}>{signed(flow.delta_available, decimals)}</span>
         )}

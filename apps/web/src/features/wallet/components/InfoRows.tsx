@@ -16,11 +16,11 @@ export function InfoRows({
   className?: string;
 }) {
   return (
-    <dl className={`v-info ${className ?? ''}`}>
+    <dl className={`v-wallet-info ${className ?? ''}`}>
       {rows.filter(Boolean).map((r) => {
         const row = r as InfoRow;
         return (
-          <div key={row.label} className="v-info__row">
+          <div key={row.label} className="v-wallet-info__row">
             <dt>{row.label}</dt>
             <dd className={row.tone ? `is-${row.tone}` : undefined}>{row.value}</dd>
           </div>

@@ -25,7 +25,7 @@ export function PagedList<T>({ query, keyOf, render, className }: Props<T>) {
     <QueryView query={query} isEmpty={(d) => d.pages.every((p) => p.list.length === 0)}>
       {(data) => (
         <>
-          <ul className={`v-records ${className ?? ''}`}>
+          <ul className={`v-wallet-records ${className ?? ''}`}>
             {data.pages
               .flatMap((p) => p.list)
               .map((item) => (
@@ -47,7 +47,7 @@ export function PagedList<T>({ query, keyOf, render, className }: Props<T>) {
               ) : hasMore ? (
                 <span>{t('common.loading')}</span>
               ) : (
-                <span className="v-records__end">{t('wallet.noMore')}</span>
+                <span className="v-wallet-records__end">{t('wallet.noMore')}</span>
               )
             }
           </InfiniteScroll>

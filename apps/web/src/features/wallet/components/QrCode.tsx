@@ -6,7 +6,7 @@ const QRCodeSVG = lazy(() => import('qrcode.react').then((m) => ({ default: m.QR
 /** A QR code of `value` (a deposit address), drawn as SVG. */
 export function QrCode({ value, title, size = 176 }: { value: string; title: string; size?: number }) {
   return (
-    <div className="v-qr" data-testid="deposit-qr" style={{ width: size + 16, height: size + 16 }}>
+    <div className="v-wallet-qr" data-testid="deposit-qr" style={{ width: size + 16, height: size + 16 }}>
       <Suspense fallback={<span className="v-spinner" />}>
         <QRCodeSVG
           value={value}

@@ -7,7 +7,7 @@ export function RecordsAction({ to, label }: { to: string; label: string }) {
   const navigate = useNavigate();
   return (
     <NavBarAction>
-      <button type="button" className="v-navbar-icon" aria-label={label} onClick={() => navigate(to)}>
+      <button type="button" className="v-wallet-navbar-icon" aria-label={label} onClick={() => navigate(to)}>
         <BillOutline />
       </button>
     </NavBarAction>

@@ -10,7 +10,7 @@ const COLOR: Record<MoneyRequestDisplay, 'success' | 'danger' | 'warning'> = {
 /** Passed (green), rejected (red), under review (amber): the server's words, our colours. */
 export function StatusTag({ code, text }: { code: MoneyRequestDisplay; text: string }) {
   return (
-    <Tag color={COLOR[code] ?? 'default'} fill="outline" className="v-status-tag" data-status={code}>
+    <Tag color={COLOR[code] ?? 'default'} fill="outline" className="v-wallet-status-tag" data-status={code}>
       {text}
     </Tag>
   );

@@ -76,7 +76,7 @@ export function WithdrawForm({ cur, kind }: Props) {
           .map((a) => ({
             value: a.id,
             label: a.remark ? `${a.remark} · ${a.chain}` : a.chain,
-            description: <span className="v-mono v-break">{a.address}</span>,
+            description: <span className="v-wallet-mono v-wallet-break">{a.address}</span>,
           }))
       : (cards.data ?? []).map((c) => ({
           value: c.id,
@@ -151,7 +151,7 @@ export function WithdrawForm({ cur, kind }: Props) {
       {!w.verified && (
         <button
           type="button"
-          className="v-banner v-banner--warn"
+          className="v-wallet-banner v-wallet-banner--warn"
           onClick={() => void promptVerification(t, navigate)}
         >
           {t('withdraw.notVerifiedBanner')}
@@ -160,29 +160,33 @@ export function WithdrawForm({ cur, kind }: Props) {
       {w.verified && !w.has_fund_password && (
         <button
           type="button"
-          className="v-banner v-banner--warn"
+          className="v-wallet-banner v-wallet-banner--warn"
           onClick={() => void promptFundPassword(t, navigate)}
         >
           {t('withdraw.fundPasswordBanner')}
         </button>
       )}
-      <section className="v-card v-field-card">
-        <span className="v-field-card__label">
+      <section className="v-wallet-card v-wallet-field-card">
+        <span className="v-wallet-field-card__label">
           {kind === 'address' ? t('withdraw.address') : t('withdraw.bankCard')}
         </span>
         {listLoaded && options.length === 0 ? (
-          <button type="button" className="v-select v-select--empty" onClick={() => navigate(addTo)}>
+          <button
+            type="button"
+            className="v-wallet-select v-wallet-select--empty"
+            onClick={() => navigate(addTo)}
+          >
             <span>{kind === 'address' ? t('withdraw.addressFirst') : t('withdraw.bankCardFirst')}</span>
             <DownOutline />
           </button>
         ) : (
           <button
             type="button"
-            className="v-select"
+            className="v-wallet-select"
             onClick={() => setSheet(true)}
             data-testid="withdraw-destination"
           >
-            <span className="v-select__text">
+            <span className="v-wallet-select__text">
               <strong>{chosen?.label ?? '—'}</strong>
               {chosen?.description && <small>{chosen.description}</small>}
             </span>
@@ -190,7 +194,7 @@ export function WithdrawForm({ cur, kind }: Props) {
           </button>
         )}
 
-        <label className="v-field-card__label" htmlFor="withdraw-amount">
+        <label className="v-wallet-field-card__label" htmlFor="withdraw-amount">
           {t('withdraw.amount')}
         </label>
         <AmountInput
@@ -202,27 +206,27 @@ export function WithdrawForm({ cur, kind }: Props) {
           all={isGreater(most, '0') ? formatAmount(most, d, { group: false }) : null}
           placeholder={t('withdraw.amountPlaceholder', { min: formatAmount(w.min_withdraw, d) })}
         />
-        <p className="v-field-card__hint">
+        <p className="v-wallet-field-card__hint">
           {t('wallet.availableAmount', { amount: formatAmount(w.available, d), symbol: w.symbol })}
         </p>
         {belowMin && (
-          <p className="v-warning" role="alert">
+          <p className="v-wallet-warning" role="alert">
             {t('withdraw.belowMin', { min: fmt(w.min_withdraw) })}
           </p>
         )}
         {tooMuch && (
-          <p className="v-warning" role="alert">
+          <p className="v-wallet-warning" role="alert">
             {t('wallet.insufficient')}
           </p>
         )}
 
-        <label className="v-field-card__label" htmlFor="withdraw-remark">
+        <label className="v-wallet-field-card__label" htmlFor="withdraw-remark">
           {t('withdraw.remark')}
         </label>
-        <div className="v-amount">
+        <div className="v-wallet-amount">
           <Input
             id="withdraw-remark"
-            className="v-amount__input"
+            className="v-wallet-amount__input"
             maxLength={100}
             value={remark}
             onChange={setRemark}
@@ -230,12 +234,12 @@ export function WithdrawForm({ cur, kind }: Props) {
           />
         </div>
 
-        <span className="v-field-card__label">{t('withdraw.fundPassword')}</span>
+        <span className="v-wallet-field-card__label">{t('withdraw.fundPassword')}</span>
         <FundPasscode value={password} onChange={setPassword} />
       </section>
 
       <InfoRows
-        className="v-card"
+        className="v-wallet-card"
         rows={[
           { label: t('withdraw.fee'), value: fmt(w.withdraw_fee) },
           { label: t('withdraw.total'), value: total ? fmt(total) : '—', tone: 'strong' },
@@ -247,7 +251,7 @@ export function WithdrawForm({ cur, kind }: Props) {
         ]}
       />
 
-      <div className="v-actions">
+      <div className="v-wallet-actions">
         <Button
           block
           color="primary"
@@ -259,7 +263,9 @@ export function WithdrawForm({ cur, kind }: Props) {
           {w.withdrawals_left <= 0 ? t('withdraw.limitReached') : t('withdraw.submit')}
         </Button>
       </div>
-      <p className="v-page-note">{t('withdraw.note', { min: fmt(w.min_withdraw), max: w.daily_limit })}</p>
+      <p className="v-wallet-page-note">
+        {t('withdraw.note', { min: fmt(w.min_withdraw), max: w.daily_limit })}
+      </p>
 
       <OptionSheet
         visible={sheet}
@@ -269,7 +275,7 @@ export function WithdrawForm({ cur, kind }: Props) {
         onSelect={setDestination}
         onClose={() => setSheet(false)}
         footer={
-          <div className="v-sheet-footer">
+          <div className="v-wallet-sheet-footer">
             <Button block fill="outline" color="primary" onClick={() => navigate(addTo)}>
               {kind === 'address' ? t('address.add') : t('bank.add')}
             </Button>
