@@ -27,6 +27,8 @@ import kycRoutes from './modules/kyc/routes.ts';
 import marketRoutes from './modules/market/routes.ts';
 import { createMarketService } from './modules/market/service.ts';
 import { createNotifier, type Notifier } from './modules/notify/service.ts';
+import optionRoutes from './modules/option/routes.ts';
+import { createOptionService } from './modules/option/service.ts';
 import settingsRoutes from './modules/settings/routes.ts';
 import { ensureMarketMaker, MarketMaker } from './modules/spot/maker.ts';
 import spotRoutes from './modules/spot/routes.ts';
@@ -198,6 +200,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('spot', spot);
   await spot.start();
   app.addHook('onClose', () => spot.stop());
+  // timed options: the settlement job starts once the server listens, first settling what fell
+  // due while it was down (tests without a port call settleDue by hand)
+  const option = createOptionService(ctx, market, app.io, app.log);
+  app.decorate('option', option);
+  app.addHook('onListen', async () => option.start());
+  app.addHook('onClose', () => option.stop());
   // the house market maker quotes once the server listens (tests without a port start it by hand)
   if (config.marketMaker.enabled) {
     app.addHook('onListen', async () => {
@@ -260,6 +268,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(walletRoutes);
       await api.register(marketRoutes);
       await api.register(spotRoutes);
+      await api.register(optionRoutes);
     },
     { prefix: API_BASE },
   );

@@ -9,5 +9,6 @@ export * from './schemas/admin.ts';
 export * from './schemas/common.ts';
 export * from './schemas/kyc.ts';
 export * from './schemas/market.ts';
+export * from './schemas/option.ts';
 export * from './schemas/spot.ts';
 export * from './schemas/wallet.ts';

@@ -58,6 +58,11 @@ export const Paths = {
   // spot orders: POST places, PUT cancels
   spotTrade: 'coin/trade',
   spotOrders: 'coin/list', // GET
+  // timed options
+  optionOrders: 'microtrade/lists', // GET
+  optionSeconds: 'microtrade/seconds', // GET
+  optionCurrencies: 'microtrade/payable_currencies', // GET
+  optionSubmit: 'microtrade/submit',
 } as const;
 
 /** Operator API, relative to /api (operators are separate from users). */

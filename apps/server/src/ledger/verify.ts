@@ -69,7 +69,8 @@ export async function verifyLedger(
  * - an open spot order reserves what its remainder can still spend: a sell its unfilled
  *   quantity of the base; a limit buy price × quantity of the quote, less what its fills spent
  *   (a fill below the limit spends less; market orders never stay open);
- * - a pending withdrawal holds amount + fee of its currency in the spot account.
+ * - a pending withdrawal holds amount + fee of its currency in the spot account;
+ * - an option waiting for delivery holds its stake in the option account (stakes in flight).
  * Nothing else freezes; house accounts never do. Each order's `frozen` column (what the book is
  * rebuilt with) must also equal its remainder's reservation.
  */
@@ -90,6 +91,8 @@ async function frozenProblems(q: Queryable): Promise<string[]> {
          FROM spot_orders o JOIN markets m ON m.id = o.market_id WHERE o.status = 'waiting'
        UNION ALL
        SELECT user_id, 'spot', currency_id, amount + fee FROM withdrawals WHERE status = 'pending'
+       UNION ALL
+       SELECT user_id, 'option', currency_id, amount FROM option_orders WHERE status = 'waiting'
      ), e AS (SELECT user_id, type, currency_id, sum(f) AS f FROM expected GROUP BY 1, 2, 3),
      a AS (SELECT user_id, type, currency_id, frozen FROM ledger_accounts WHERE user_id IS NOT NULL)
      SELECT coalesce(a.user_id, e.user_id) AS user_id, coalesce(a.type, e.type) AS type, c.symbol,

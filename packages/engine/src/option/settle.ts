@@ -6,8 +6,7 @@ import { compareDecimal, dec, parseDecimal, truncateDecimal } from '../decimal.t
  * up and moves the money through the ledger with what these functions answer.
  */
 
-export const OPTION_DIRECTIONS = ['bullish', 'bearish'] as const;
-export type OptionDirection = (typeof OPTION_DIRECTIONS)[number];
+export type OptionDirection = 'bullish' | 'bearish';
 export type OptionResult = 'win' | 'loss' | 'flat';
 
 /** A recorded index tick as the rules need it: when (ms since 1970) and at what price. */

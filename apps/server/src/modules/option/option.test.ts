@@ -1,0 +1,303 @@
+import type { OptionSeconds, PayableCurrency } from '@verdant/api';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyLedger } from '../../ledger/verify.ts';
+import { type Harness, startHarness } from '../../test/harness.ts';
+import { house, optionBalance, optionTrader, orders, submit, tick } from './test-helpers.ts';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const clean = async () => (await verifyLedger(h.app.ctx.db)).problems;
+
+// Each test that settles uses a market of its own: its ticks in the future stay out of the others.
+const SYMBOLS = [
+  '',
+  'btcusdt',
+  'ethusdt',
+  'bnbusdt',
+  'solusdt',
+  'xrpusdt',
+  'dogeusdt',
+  'adausdt',
+  'trxusdt',
+  'ltcusdt',
+  'dotusdt',
+];
+
+/** Buys on market `m` at a fresh tick of `price`; answers the order. */
+async function buy(m: number, token: string, price: string, body: Record<string, string> = {}) {
+  await tick(h.app, price, Date.now() - 1, m);
+  const r = await submit(h, token, { symbol: SYMBOLS[m]!, ...body });
+  expect(r.body.message).toBe('Purchase successful');
+  return r.body.data;
+}
+
+describe('delivery times and payable currencies', () => {
+  it('lists each market’s delivery times with profit ratio, fee and stake range, as data', async () => {
+    const r = await h.call<OptionSeconds[]>('GET', 'microtrade/seconds', { symbol: 'btcusdt' });
+    expect(
+      r.body.data.map((s) => [s.seconds, s.profit_ratio, s.fee_rate, s.min_amount, s.max_amount]),
+    ).toEqual([
+      [30, '0.8', '0.02', '10', '5000'],
+      [60, '0.85', '0.02', '10', '10000'],
+      [120, '0.9', '0.02', '50', '20000'],
+      [300, '0.95', '0.02', '100', '50000'],
+    ]);
+    const all = await h.call<OptionSeconds[]>('GET', 'microtrade/seconds');
+    expect(new Set(all.body.data.map((s) => s.symbol)).size).toBe(10);
+    const unknown = await h.call('GET', 'microtrade/seconds', { symbol: 'nopeusdt' });
+    expect(unknown.status).toBe(404);
+  });
+
+  it('lists the payable currencies, with the option balance once logged in', async () => {
+    const anon = await h.call<PayableCurrency[]>('GET', 'microtrade/payable_currencies');
+    expect(anon.body.data).toEqual([{ currency_id: 3, symbol: 'USDT', decimals: 6, available: null }]);
+    const u = await optionTrader(h, '250.5');
+    const mine = await h.call<PayableCurrency[]>('GET', 'microtrade/payable_currencies', undefined, {
+      token: u.token,
+    });
+    expect(mine.body.data[0]!.available).toBe('250.5');
+  });
+});
+
+describe('buying: the rules of spec §5 and §6, in order', () => {
+  it('asks for a delivery time first, then a direction, then an amount inside the range', async () => {
+    const u = await optionTrader(h);
+    await tick(h.app, '67000', Date.now() - 1);
+    const cases: [Record<string, string>, string, string][] = [
+      [{ seconds: '' }, 'seconds', 'Please choose an option time first'],
+      [{ seconds: '45' }, 'seconds', 'This option time is not offered for this market'],
+      [{ direction: 'sideways' }, 'direction', 'Please choose bullish or bearish'],
+      [{ currency: 'BTC' }, 'currency', 'Options cannot be paid in BTC'],
+      [{ amount: '' }, 'amount', 'Please enter the amount'],
+      [{ amount: '1e3' }, 'amount', 'Enter the amount as a number with at most 6 decimals'],
+      [{ amount: '10.0000001' }, 'amount', 'Enter the amount as a number with at most 6 decimals'],
+      [{ amount: '9.99' }, 'amount', 'The amount must be between 10 and 5000 USDT'],
+      [{ amount: '5000.01' }, 'amount', 'The amount must be between 10 and 5000 USDT'],
+      [{ seconds: '300', amount: '99' }, 'amount', 'The amount must be between 100 and 50000 USDT'],
+    ];
+    for (const [body, field, message] of cases) {
+      const r = await submit(h, u.token, body);
+      expect([r.status, r.body.field, r.body.message]).toEqual([400, field, message]);
+    }
+    expect((await submit(h, u.token, { seconds: '' }, 'th')).body.message).toBe('กรุณาเลือกเวลาออปชันก่อน');
+    expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '1000', frozen: '0' });
+    expect((await orders(h, u.token)).body.data.total).toBe(0);
+  });
+
+  it('asks an unverified account to verify, and changes nothing', async () => {
+    const u = await optionTrader(h, '1000', false);
+    await tick(h.app, '67000', Date.now() - 1);
+    const r = await submit(h, u.token, {});
+    expect([r.status, r.body.code, r.body.message]).toEqual([
+      400,
+      3020,
+      'Account not verified, proceed to verification?',
+    ]);
+    expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '1000', frozen: '0' });
+  });
+
+  it('refuses a stake above the option balance, with the recharge message, and keeps nothing', async () => {
+    const u = await optionTrader(h, '50');
+    await tick(h.app, '67000', Date.now() - 1);
+    const r = await submit(h, u.token, { amount: '50.000001' });
+    expect([r.status, r.body.code, r.body.field, r.body.message]).toEqual([
+      400,
+      3001,
+      'amount',
+      'You have insufficient balance, so please recharge',
+    ]);
+    expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '50', frozen: '0' });
+    expect((await orders(h, u.token)).body.data.total).toBe(0);
+  });
+
+  it('needs a login', async () => {
+    const r = await h.call('POST', 'microtrade/submit', { seconds: '30' });
+    expect([r.status, r.body.code]).toEqual([401, 999]);
+  });
+
+  it('refuses to buy when the index has no recent tick (a stalled feed prices nothing)', async () => {
+    const u = await optionTrader(h);
+    // LTC has had no tick in this file yet; then one 11 s old
+    const none = await submit(h, u.token, { symbol: 'ltcusdt' });
+    expect([none.status, none.body.message]).toEqual([
+      503,
+      'No index price at the moment. Please try again shortly',
+    ]);
+    await tick(h.app, '80', Date.now() - 11_000, 9);
+    const r = await submit(h, u.token, { symbol: 'ltcusdt' });
+    expect(r.status).toBe(503);
+    expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '1000', frozen: '0' });
+  });
+});
+
+describe('a purchase', () => {
+  it('is priced by the latest recorded tick at or before it, and freezes the stake', async () => {
+    const u = await optionTrader(h);
+    const before = await tick(h.app, '66999.5', Date.now() - 2);
+    // recorded with a later time than the purchase: not the purchase price
+    await tick(h.app, '70000', Date.now() + 60_000);
+    const r = await submit(h, u.token, { amount: '100.5' });
+    const o = r.body.data;
+    expect(o).toMatchObject({
+      symbol: 'btcusdt',
+      name: 'BTC/USDT',
+      currency: 'USDT',
+      direction: 'bullish',
+      seconds: 30,
+      amount: '100.5',
+      profit_ratio: '0.8',
+      fee_rate: '0.02',
+      // 100.5 × 0.8 = 80.4, less 2 % of it
+      expected_profit: '78.792',
+      status: 'waiting',
+      purchase: { id: before, price: '66999.5' },
+      delivery: null,
+      result: null,
+    });
+    expect(o.deliver_at - o.purchase_time).toBe(30_000);
+    expect(o.purchase.time).toBeLessThanOrEqual(o.purchase_time);
+    expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '899.5', frozen: '100.5' });
+    const list = await orders(h, u.token, { status: 'waiting' });
+    expect(list.body.data.list.map((x) => x.id)).toEqual([o.id]);
+    expect((await orders(h, u.token, { status: 'delivered' })).body.data.total).toBe(0);
+    expect(await clean()).toEqual([]);
+    await h.app.ctx.db.query('DELETE FROM index_ticks WHERE created_at > now()');
+  });
+});
+
+describe('delivery', () => {
+  it('a bullish win pays stake + stake × ratio − fee; the pool pays, the fee goes to the house', async () => {
+    const u = await optionTrader(h);
+    const [pool0, fees0] = [await house(h.app, 'option_pool'), await house(h.app, 'fees')];
+    const o = await buy(2, u.token, '100', { amount: '100' });
+    const delivered = await tick(h.app, '100.01', o.deliver_at + 400, 2);
+    await h.app.option.settleDue(o.deliver_at + 1000);
+    const [d] = (await orders(h, u.token, { status: 'delivered' })).body.data.list;
+    expect(d).toMatchObject({
+      id: o.id,
+      status: 'delivered',
+      result: 'win',
+      payout: '178.4',
+      pnl: '78.4',
+      fee: '1.6',
+      purchase: { price: '100' },
+      delivery: { id: delivered, price: '100.01', time: o.deliver_at + 400 },
+    });
+    expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '1078.4', frozen: '0' });
+    expect(Number(await house(h.app, 'option_pool')) - Number(pool0)).toBe(-80);
+    expect(Number(await house(h.app, 'fees')) - Number(fees0)).toBeCloseTo(1.6, 9);
+    expect(await clean()).toEqual([]);
+  });
+
+  it('the same price is flat and refunds the stake; bearish wins on a fall', async () => {
+    const u = await optionTrader(h);
+    const pool0 = Number(await house(h.app, 'option_pool'));
+    const flat = await buy(3, u.token, '200', { direction: 'bullish', amount: '50' });
+    const win = await buy(3, u.token, '200', { direction: 'bearish', amount: '10', seconds: '60' });
+    await tick(h.app, '200', flat.deliver_at, 3);
+    await tick(h.app, '150', win.deliver_at, 3);
+    expect(await h.app.option.settleDue(win.deliver_at)).toBe(2);
+    const list = (await orders(h, u.token, { status: 'delivered' })).body.data.list;
+    const by = new Map(list.map((o) => [o.id, o]));
+    expect(by.get(flat.id)).toMatchObject({ result: 'flat', payout: '50', pnl: '0', fee: '0' });
+    // 10 × 0.85 = 8.5, less 2 % of it (0.17)
+    expect(by.get(win.id)).toMatchObject({ result: 'win', payout: '18.33', pnl: '8.33', fee: '0.17' });
+    expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '1008.33', frozen: '0' });
+    expect(Number(await house(h.app, 'option_pool')) - pool0).toBeCloseTo(-8.5, 9);
+    expect(await clean()).toEqual([]);
+  });
+
+  it('a loss: the stake goes to the pool and the user gets nothing back', async () => {
+    const u = await optionTrader(h, '100');
+    const pool0 = Number(await house(h.app, 'option_pool'));
+    const o = await buy(4, u.token, '300', { direction: 'bullish', amount: '100' });
+    await tick(h.app, '299.99', o.deliver_at, 4);
+    await h.app.option.settleDue(o.deliver_at);
+    const [d] = (await orders(h, u.token, { status: 'delivered' })).body.data.list;
+    expect(d).toMatchObject({ result: 'loss', payout: '0', pnl: '-100', fee: '0' });
+    expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '0', frozen: '0' });
+    expect(Number(await house(h.app, 'option_pool')) - pool0).toBe(100);
+  });
+
+  it('settles on the first tick at or after the delivery time, and waits while there is none', async () => {
+    const u = await optionTrader(h);
+    const o = await buy(5, u.token, '500');
+    // a rise just before the delivery time does not count
+    await tick(h.app, '600', o.deliver_at - 1, 5);
+    expect(await h.app.option.settleDue(o.deliver_at + 5_000)).toBe(0);
+    expect((await orders(h, u.token)).body.data.list[0]!.status).toBe('waiting');
+    // the feed was down: the first tick after the gap settles it, later ones do not matter
+    await tick(h.app, '499', o.deliver_at + 4_000, 5);
+    await tick(h.app, '700', o.deliver_at + 5_000, 5);
+    // not yet due at this `now`: nothing happens
+    expect(await h.app.option.settleDue(o.deliver_at - 1)).toBe(0);
+    expect(await h.app.option.settleDue(o.deliver_at + 6_000)).toBe(1);
+    const [d] = (await orders(h, u.token, { status: 'delivered' })).body.data.list;
+    expect(d).toMatchObject({ result: 'loss', delivery: { price: '499', time: o.deliver_at + 4_000 } });
+  });
+
+  it('settles each order exactly once, however many settlements run at the same time', async () => {
+    const traders = await Promise.all(Array.from({ length: 5 }, () => optionTrader(h, '1000')));
+    const bought = [];
+    for (const t of traders)
+      for (let k = 0; k < 5; k++) bought.push(await buy(7, t.token, '800', { amount: '20' }));
+    const last = Math.max(...bought.map((o) => o.deliver_at));
+    await tick(h.app, '801', last, 7);
+    const runs = await Promise.all(Array.from({ length: 25 }, () => h.app.option.settleDue(last)));
+    expect(runs.reduce((a, b) => a + b, 0)).toBe(25);
+    const [posted] = await h.app.ctx.db.query<{ n: number; orders: number }>(
+      `SELECT count(*)::int AS n, count(DISTINCT ref_id)::int AS orders FROM ledger_journals
+        WHERE ref_type = 'option_order' AND reason = 'option_win' AND ref_id = ANY ($1::text[])`,
+      [bought.map((o) => o.id)],
+    );
+    expect(posted).toEqual({ n: 25, orders: 25 });
+    for (const t of traders)
+      expect(await optionBalance(h.app, t.user.id)).toEqual({ available: '1078.4', frozen: '0' });
+    expect(await clean()).toEqual([]);
+  });
+
+  it('takes parallel purchases of one account up to its balance, exactly', async () => {
+    const u = await optionTrader(h, '200');
+    await tick(h.app, '900', Date.now() - 1, 8);
+    const rs = await Promise.all(
+      Array.from({ length: 25 }, () => submit(h, u.token, { symbol: 'trxusdt', amount: '20' })),
+    );
+    expect(rs.filter((r) => r.status === 200).length).toBe(10);
+    expect(rs.filter((r) => r.status !== 200).every((r) => r.body.code === 3001)).toBe(true);
+    expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '0', frozen: '200' });
+    expect((await orders(h, u.token)).body.data.total).toBe(10);
+    expect(await clean()).toEqual([]);
+  });
+
+  it('ledger:verify reports a stake in flight that no waiting order explains', async () => {
+    const u = await optionTrader(h);
+    const o = await buy(10, u.token, '1000', { amount: '30' });
+    expect(await clean()).toEqual([]);
+    await h.app.ctx.db.query(`UPDATE option_orders SET amount = 20 WHERE id = $1`, [o.id]);
+    expect(await clean()).toContain(
+      `user ${u.user.id} option USDT: frozen 30, but open orders and pending withdrawals hold 20`,
+    );
+    await h.app.ctx.db.query(`UPDATE option_orders SET amount = 30 WHERE id = $1`, [o.id]);
+    expect(await clean()).toEqual([]);
+  });
+
+  it('pages the history newest first and refuses an unknown status', async () => {
+    const u = await optionTrader(h);
+    const a = await buy(6, u.token, '2000', { amount: '10' });
+    const b = await buy(6, u.token, '2000', { amount: '11' });
+    await tick(h.app, '2001', b.deliver_at, 6);
+    await h.app.option.settleDue(b.deliver_at);
+    const p1 = await orders(h, u.token, { status: 'delivered', limit: '1' });
+    expect([p1.body.data.total, p1.body.data.list[0]!.id]).toEqual([2, b.id]);
+    const p2 = await orders(h, u.token, { status: 'delivered', limit: '1', page: '2' });
+    expect(p2.body.data.list[0]!.id).toBe(a.id);
+    const bad = await orders(h, u.token, { status: 'open' });
+    expect([bad.status, bad.body.field]).toEqual([400, 'status']);
+  });
+});

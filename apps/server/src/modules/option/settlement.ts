@@ -1,0 +1,265 @@
+import { type OptionDirection, settleOption } from '@verdant/engine';
+import type { Db } from '../../db/client.ts';
+import { type Posting, postMany } from '../../ledger/ledger.ts';
+
+/** Orders settled per transaction: big enough for the bench's 10,000 in a handful, small enough to keep locks short. */
+export const SETTLE_BATCH = 5000;
+
+interface DueRow {
+  id: string;
+  user_id: number;
+  currency_id: number;
+  decimals: number;
+  direction: OptionDirection;
+  amount: string;
+  profit_ratio: string;
+  fee_rate: string;
+  purchase_price: string;
+  tick_id: string;
+  tick_price: string;
+  tick_at: string;
+}
+
+/** One settled order, as the caller publishes it after the commit. */
+export interface Settled {
+  id: string;
+  userId: number;
+}
+
+/**
+ * Settles up to `limit` waiting orders whose delivery time is at or before `now` and whose
+ * delivery tick (the first recorded at or after the delivery time) exists, in one transaction:
+ * the conditional UPDATE ... WHERE status = 'waiting' RETURNING decides which orders this call
+ * settles, and only those are posted, so an order is settled exactly once however many callers
+ * race (SKIP LOCKED also keeps them off each other's rows). Answers the orders settled and how
+ * many due orders it looked at (fewer than `limit`: none left with a tick).
+ */
+export async function settleBatch(
+  db: Db,
+  now: number,
+  limit = SETTLE_BATCH,
+): Promise<{ settled: Settled[]; seen: number }> {
+  return db.tx(async (q) => {
+    const due = await q.query<DueRow>(
+      `SELECT o.id::text, o.user_id, o.currency_id, c.decimals, o.direction, o.amount::text, o.profit_ratio::text,
+              o.fee_rate::text, o.purchase_price::text, t.id::text AS tick_id, t.price::text AS tick_price,
+              t.created_at::text AS tick_at
+         FROM option_orders o
+         JOIN currencies c ON c.id = o.currency_id
+         JOIN LATERAL (SELECT i.id, i.price, i.created_at FROM index_ticks i
+                        WHERE i.market_id = o.market_id AND i.created_at >= o.deliver_at
+                        ORDER BY i.created_at, i.id LIMIT 1) t ON true
+        WHERE o.status = 'waiting' AND o.deliver_at <= $1
+        ORDER BY o.deliver_at, o.id
+        LIMIT $2
+          FOR UPDATE OF o SKIP LOCKED`,
+      [new Date(now).toISOString(), limit],
+    );
+    if (due.length === 0) return { settled: [], seen: 0 };
+    const cols = {
+      id: [] as string[],
+      tick: [] as string[],
+      price: [] as string[],
+      at: [] as string[],
+      result: [] as string[],
+      payout: [] as string[],
+      pnl: [] as string[],
+      fee: [] as string[],
+    };
+    const postings = new Map<string, Posting>();
+    for (const o of due) {
+      const s = settleOption({
+        amount: o.amount,
+        profitRatio: o.profit_ratio,
+        feeRate: o.fee_rate,
+        decimals: o.decimals,
+        direction: o.direction,
+        purchasePrice: o.purchase_price,
+        deliveryPrice: o.tick_price,
+      });
+      cols.id.push(o.id);
+      cols.tick.push(o.tick_id);
+      cols.price.push(o.tick_price);
+      cols.at.push(o.tick_at);
+      cols.result.push(s.result);
+      cols.payout.push(s.payout);
+      cols.pnl.push(s.pnl);
+      cols.fee.push(s.fee);
+      const user = { userId: o.user_id, type: 'option' as const, currencyId: o.currency_id };
+      const stake = { account: user, frozen: `-${o.amount}` };
+      const ref = { refType: 'option_order', refId: o.id };
+      // the stake in flight leaves the frozen balance; the rest is the pool's and the fee's share
+      if (s.result === 'win')
+        postings.set(o.id, {
+          reason: 'option_win',
+          ...ref,
+          legs: [
+            stake,
+            { account: user, available: s.payout },
+            { account: { house: 'option_pool', currencyId: o.currency_id }, available: `-${s.pool}` },
+            { account: { house: 'fees', currencyId: o.currency_id }, available: s.fee },
+          ],
+        });
+      else if (s.result === 'loss')
+        postings.set(o.id, {
+          reason: 'option_loss',
+          ...ref,
+          legs: [
+            stake,
+            { account: { house: 'option_pool', currencyId: o.currency_id }, available: o.amount },
+          ],
+        });
+      else
+        postings.set(o.id, {
+          reason: 'option_flat',
+          ...ref,
+          legs: [stake, { account: user, available: o.amount }],
+        });
+    }
+    const updated = await q.query<{ id: string; user_id: number }>(
+      `UPDATE option_orders o
+          SET status = 'delivered', delivery_tick_id = u.tick, delivery_price = u.price, delivery_tick_at = u.at,
+              result = u.result, payout = u.payout, pnl = u.pnl, fee = u.fee, settled_at = now()
+         FROM unnest($1::bigint[], $2::bigint[], $3::numeric[], $4::timestamptz[], $5::text[], $6::numeric[],
+                     $7::numeric[], $8::numeric[]) AS u(id, tick, price, at, result, payout, pnl, fee)
+        WHERE o.id = u.id AND o.status = 'waiting'
+        RETURNING o.id::text, o.user_id`,
+      [cols.id, cols.tick, cols.price, cols.at, cols.result, cols.payout, cols.pnl, cols.fee],
+    );
+    if (updated.length === 0) return { settled: [], seen: due.length };
+    // posted in delivery order, only for the orders this transaction moved out of 'waiting'
+    const mine = new Set(updated.map((r) => r.id));
+    const list = due.filter((o) => mine.has(o.id)).map((o) => postings.get(o.id)!);
+    const results = await postMany(q, list);
+    const short = results.find((r) => !r.ok);
+    // the stake was frozen at purchase: a shortfall means the ledger and the orders disagree
+    if (short && !short.ok)
+      throw new Error(`option settlement: account ${short.accountId} lacks a frozen stake`);
+    return { settled: updated.map((r) => ({ id: r.id, userId: r.user_id })), seen: due.length };
+  });
+}
+
+/** When the next waiting order is due (ms since 1970), or null when none waits. */
+export async function nextDue(db: Db): Promise<number | null> {
+  const [row] = await db.query<{ t: string | null }>(
+    `SELECT (extract(epoch FROM min(deliver_at)) * 1000)::bigint::text AS t FROM option_orders WHERE status = 'waiting'`,
+  );
+  return row?.t == null ? null : Number(row.t);
+}
+
+export interface SettlerHooks {
+  /** After each commit, with the orders it settled (socket pushes). */
+  onSettled(settled: Settled[]): void;
+  onError(err: unknown): void;
+}
+
+/** How soon an overdue order whose delivery tick is not recorded yet is looked at again. */
+const RETRY_MS = 200;
+/**
+ * The longest the job sleeps: an order bought on another process of a cluster, or a tick its
+ * feed recorded there, is seen by then (on one process both wake it at once).
+ */
+const MAX_SLEEP_MS = 1_000;
+
+/**
+ * The settlement job: `settleDue(now)` settles every order due by `now` that has its delivery
+ * tick (idempotent: run it from anywhere, any number of times). The timer wakes at the next
+ * delivery time; a new tick, or a purchase due sooner, wakes it earlier. At start it settles
+ * whatever fell due while the server was down, against the ticks recorded since.
+ */
+export class OptionSettler {
+  private timer: NodeJS.Timeout | null = null;
+  private timerAt = Number.POSITIVE_INFINITY;
+  private running: Promise<void> | null = null;
+  private again = false;
+  private stopped = true;
+  /** The earliest delivery time known to wait (Infinity: none). */
+  private due = Number.POSITIVE_INFINITY;
+
+  constructor(
+    private readonly db: Db,
+    private readonly hooks: SettlerHooks,
+    private readonly batch = SETTLE_BATCH,
+  ) {}
+
+  /** Settles every order due by `now` whose delivery tick is recorded; answers how many. */
+  async settleDue(now = Date.now()): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const { settled, seen } = await settleBatch(this.db, now, this.batch);
+      total += settled.length;
+      if (settled.length > 0) this.hooks.onSettled(settled);
+      if (seen < this.batch) return total;
+    }
+  }
+
+  start(): void {
+    if (!this.stopped) return;
+    this.stopped = false;
+    this.due = Number.POSITIVE_INFINITY;
+    this.wake();
+  }
+
+  /** A purchase due at `dueAt` (or a tick): run now when it is already due, else sleep until then. */
+  notify(dueAt: number): void {
+    if (this.stopped) return;
+    if (dueAt < this.due) this.due = dueAt;
+    if (this.due <= Date.now()) this.wake();
+    else this.sleepUntil(this.due);
+  }
+
+  /** A round of ticks was recorded at `atMs`: orders due by then can settle now. */
+  ticked(atMs: number): void {
+    if (!this.stopped && this.due <= atMs) this.wake();
+  }
+
+  private sleepUntil(at: number): void {
+    const when = Math.min(at, Date.now() + MAX_SLEEP_MS);
+    if (this.timer && this.timerAt <= when) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timerAt = when;
+    this.timer = setTimeout(
+      () => {
+        this.timer = null;
+        this.timerAt = Number.POSITIVE_INFINITY;
+        this.wake();
+      },
+      Math.max(0, when - Date.now()),
+    ).unref();
+  }
+
+  /** Runs a pass now (or right after the one running), then sleeps until the next delivery. */
+  private wake(): void {
+    if (this.stopped) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = (async () => {
+      do {
+        this.again = false;
+        try {
+          await this.settleDue(Date.now());
+          const next = await nextDue(this.db);
+          this.due = next ?? Number.POSITIVE_INFINITY;
+        } catch (err) {
+          this.hooks.onError(err);
+          this.due = Math.min(this.due, Date.now() + RETRY_MS);
+        }
+      } while (this.again && !this.stopped);
+    })().finally(() => {
+      this.running = null;
+      if (this.stopped) return;
+      // due and still waiting: its delivery tick is not recorded yet (a tick wakes us sooner);
+      // nothing waiting: look again within MAX_SLEEP_MS (sleepUntil caps it)
+      this.sleepUntil(Math.max(this.due, Date.now() + RETRY_MS));
+    });
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.running;
+  }
+}
