@@ -1,17 +1,14 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { Form, Input, Popup, Toast } from 'antd-mobile';
-import { useState } from 'react';
+import { Form, Popup, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { userKeys } from '../../shared/account';
 import { ApiError } from '../../shared/api';
-import { codeRules, emailRules, phoneRules } from '../../shared/form-rules';
+import { codeRules } from '../../shared/form-rules';
 import { setUser } from '../../shared/session';
+import { AccountField, useAccountField } from '../../shared/ui/AccountField';
 import { CodeInput } from '../../shared/ui/CodeInput';
-import { DEFAULT_AREA_CODE, PhoneInput } from '../../shared/ui/PhoneInput';
 import { SubmitButton } from '../../shared/ui/SubmitButton';
 import '../../shared/ui/form.css';
-import { normalizePhone } from '../../shared/validation';
-import type { CodeTarget } from '../../shared/verification-code';
 import { bindContact } from './api';
 
 export type BindKind = 'mobile' | 'email';
@@ -44,15 +41,11 @@ function BindForm({ kind, onDone }: { kind: BindKind; onDone: () => void }) {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [form] = Form.useForm<Values>();
-  const [areaCode, setAreaCode] = useState(DEFAULT_AREA_CODE);
-
-  const contact = (account: string) =>
-    kind === 'mobile'
-      ? { area_code: areaCode, account: normalizePhone(account) }
-      : { account: account.trim() };
+  const account = useAccountField(form, kind);
 
   const mutation = useMutation({
-    mutationFn: (v: Values) => bindContact({ type: kind, ...contact(v.account), code: v.code.trim() }),
+    mutationFn: (v: Values) =>
+      bindContact({ type: kind, ...account.contact(v.account), code: v.code.trim() }),
     onSuccess: ({ data, message }) => {
       queryClient.setQueryData(userKeys.center(), data);
       setUser(data); // the side menu and the security page read the stored copy
@@ -70,17 +63,6 @@ function BindForm({ kind, onDone }: { kind: BindKind; onDone: () => void }) {
     },
   });
 
-  const getTarget = async (): Promise<CodeTarget | null> => {
-    try {
-      const { account } = await form.validateFields(['account']);
-      return kind === 'mobile'
-        ? { kind: 'mobile', areaCode, mobile: normalizePhone(account) }
-        : { kind: 'email', email: account.trim() };
-    } catch {
-      return null; // the field shows what is wrong
-    }
-  };
-
   return (
     <>
       <h3 className="v-sheet__title">
@@ -96,27 +78,9 @@ function BindForm({ kind, onDone }: { kind: BindKind; onDone: () => void }) {
         onFinish={(v) => mutation.mutate(v)}
         footer={<SubmitButton pending={mutation.isPending}>{t('account.bindSubmit')}</SubmitButton>}
       >
-        {kind === 'mobile' ? (
-          <Form.Item name="account" label={t('auth.phone')} rules={phoneRules(t)} validateFirst>
-            <PhoneInput
-              areaCode={areaCode}
-              onAreaCodeChange={setAreaCode}
-              placeholder={t('auth.phonePlaceholder')}
-            />
-          </Form.Item>
-        ) : (
-          <Form.Item name="account" label={t('auth.email')} rules={emailRules(t)} validateFirst>
-            <Input
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              placeholder={t('auth.emailPlaceholder')}
-              clearable
-            />
-          </Form.Item>
-        )}
+        <AccountField {...account.field} />
         <Form.Item name="code" label={t('auth.code')} rules={codeRules(t)}>
-          <CodeInput purpose="bind" getTarget={getTarget} placeholder={t('auth.codePlaceholder')} />
+          <CodeInput purpose="bind" getTarget={account.getTarget} placeholder={t('auth.codePlaceholder')} />
         </Form.Item>
       </Form>
     </>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { FundPasswordBody } from '@verdant/api';
-import { Form, NumberKeyboard, PasscodeInput, Toast } from 'antd-mobile';
+import { Form, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hasFundPasswordQuery, userCenterQuery, userKeys } from '../../shared/account';
@@ -9,6 +9,7 @@ import { formatPhone, maskEmail } from '../../shared/format';
 import { useGoBack } from '../../shared/navigation';
 import { CodeInput } from '../../shared/ui/CodeInput';
 import { EmptyState } from '../../shared/ui/EmptyState';
+import { FundPasscode } from '../../shared/ui/FundPasscode';
 import { PageLoading } from '../../shared/ui/PageLoading';
 import type { CodeTarget } from '../../shared/verification-code';
 import { updateFundPassword } from './api';
@@ -24,20 +25,6 @@ interface Values {
 }
 
 type Via = 'mobile' | 'email';
-
-/** A 6-digit passcode with the on-screen number pad (spec §9: the fund password is exactly 6 digits). */
-function FundPasscode(props: { value?: string; onChange?: (v: string) => void }) {
-  return (
-    <PasscodeInput
-      length={6}
-      seperated
-      value={props.value}
-      onChange={props.onChange}
-      keyboard={<NumberKeyboard />}
-      className="v-passcode"
-    />
-  );
-}
 
 export default function ChangePayPasswordPage() {
   const { t } = useTranslation();

@@ -1,17 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
-import type { AccountType, ForgetBody } from '@verdant/api';
-import { Button, Form, Input, Toast } from 'antd-mobile';
+import type { ForgetBody } from '@verdant/api';
+import { Button, Form, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { codeRules, confirmRules, emailRules, newPasswordRules, phoneRules } from '../../shared/form-rules';
+import { codeRules, confirmRules, newPasswordRules } from '../../shared/form-rules';
 import { href } from '../../shared/paths';
 import { CodeInput } from '../../shared/ui/CodeInput';
 import { PasswordInput } from '../../shared/ui/PasswordInput';
 import '../../shared/ui/form.css';
-import { DEFAULT_AREA_CODE, PhoneInput } from '../../shared/ui/PhoneInput';
-import { normalizePhone } from '../../shared/validation';
-import type { CodeTarget } from '../../shared/verification-code';
+import { AccountField, useAccountField } from '../../shared/ui/AccountField';
 import { useLoginQuery } from './after-login';
 import { forgetPassword } from './api';
 import { AccountTypeTabs } from './components/AccountTypeTabs';
@@ -33,8 +31,7 @@ export default function ForgetPasswordPage() {
   const navigate = useNavigate();
   const loginQuery = useLoginQuery();
   const [formOne] = Form.useForm<StepOne>();
-  const [type, setType] = useState<AccountType>('mobile');
-  const [areaCode, setAreaCode] = useState(DEFAULT_AREA_CODE);
+  const account = useAccountField(formOne);
   const [verified, setVerified] = useState<ForgetBody | null>(null);
 
   const check = useMutation({
@@ -49,27 +46,10 @@ export default function ForgetPasswordPage() {
     },
   });
 
-  const switchType = (next: AccountType) => {
-    setType(next);
-    formOne.resetFields(['account', 'code']);
-  };
-
-  const getTarget = async (): Promise<CodeTarget | null> => {
-    try {
-      const { account } = await formOne.validateFields(['account']);
-      return type === 'mobile'
-        ? { kind: 'mobile', areaCode, mobile: normalizePhone(account) }
-        : { kind: 'email', email: account.trim() };
-    } catch {
-      return null;
-    }
-  };
-
   const onNext = (v: StepOne) => {
     check.mutate({
-      type,
-      area_code: type === 'mobile' ? areaCode : undefined,
-      account: type === 'mobile' ? normalizePhone(v.account) : v.account.trim(),
+      type: account.kind,
+      ...account.contact(v.account),
       code: v.code.trim(),
     });
   };
@@ -88,7 +68,7 @@ export default function ForgetPasswordPage() {
 
       {!verified ? (
         <>
-          <AccountTypeTabs value={type} onChange={switchType} />
+          <AccountTypeTabs value={account.kind} onChange={(k) => account.setKind(k, ['account', 'code'])} />
           <Form
             form={formOne}
             layout="vertical"
@@ -96,39 +76,13 @@ export default function ForgetPasswordPage() {
             onFinish={onNext}
             footer={<SubmitButton pending={check.isPending}>{t('auth.nextStep')}</SubmitButton>}
           >
-            {type === 'mobile' ? (
-              <Form.Item
-                key="mobile"
-                name="account"
-                label={t('auth.phone')}
-                rules={phoneRules(t)}
-                validateFirst
-              >
-                <PhoneInput
-                  areaCode={areaCode}
-                  onAreaCodeChange={setAreaCode}
-                  placeholder={t('auth.phonePlaceholder')}
-                />
-              </Form.Item>
-            ) : (
-              <Form.Item
-                key="email"
-                name="account"
-                label={t('auth.email')}
-                rules={emailRules(t)}
-                validateFirst
-              >
-                <Input
-                  type="email"
-                  inputMode="email"
-                  autoComplete="email"
-                  placeholder={t('auth.emailPlaceholder')}
-                  clearable
-                />
-              </Form.Item>
-            )}
+            <AccountField {...account.field} />
             <Form.Item name="code" label={t('auth.code')} rules={codeRules(t)}>
-              <CodeInput purpose="forget" getTarget={getTarget} placeholder={t('auth.codePlaceholder')} />
+              <CodeInput
+                purpose="forget"
+                getTarget={account.getTarget}
+                placeholder={t('auth.codePlaceholder')}
+              />
             </Form.Item>
           </Form>
         </>

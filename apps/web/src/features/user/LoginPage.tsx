@@ -1,15 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import type { AccountType } from '@verdant/api';
-import { Form, Input, Toast } from 'antd-mobile';
-import { useState } from 'react';
+import { Form, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { emailRules, phoneRules } from '../../shared/form-rules';
 import { href } from '../../shared/paths';
 import { setSession } from '../../shared/session';
+import { AccountField, useAccountField } from '../../shared/ui/AccountField';
 import { PasswordInput } from '../../shared/ui/PasswordInput';
-import { DEFAULT_AREA_CODE, PhoneInput } from '../../shared/ui/PhoneInput';
-import { normalizePhone } from '../../shared/validation';
 import { useAfterLogin, useLoginQuery } from './after-login';
 import { login } from './api';
 import { AccountTypeTabs } from './components/AccountTypeTabs';
@@ -25,8 +21,7 @@ interface Values {
 export default function LoginPage() {
   const { t } = useTranslation();
   const [form] = Form.useForm<Values>();
-  const [type, setType] = useState<AccountType>('mobile');
-  const [areaCode, setAreaCode] = useState(DEFAULT_AREA_CODE);
+  const account = useAccountField(form);
   const afterLogin = useAfterLogin();
   const loginQuery = useLoginQuery();
 
@@ -39,24 +34,15 @@ export default function LoginPage() {
     },
   });
 
-  const switchType = (next: AccountType) => {
-    setType(next);
-    form.resetFields(['account']);
-  };
-
   const onFinish = (v: Values) => {
-    mutation.mutate(
-      type === 'mobile'
-        ? { account: normalizePhone(v.account), area_code: areaCode, password: v.password }
-        : { account: v.account.trim(), password: v.password },
-    );
+    mutation.mutate({ ...account.contact(v.account), password: v.password });
   };
 
   return (
     <div className="v-user-auth">
       <h2 className="v-user-auth__title">{t('auth.loginTitle')}</h2>
       <p className="v-user-auth__subtitle">{t('auth.loginSubtitle')}</p>
-      <AccountTypeTabs value={type} onChange={switchType} />
+      <AccountTypeTabs value={account.kind} onChange={(k) => account.setKind(k)} />
       <Form
         form={form}
         layout="vertical"
@@ -64,25 +50,7 @@ export default function LoginPage() {
         onFinish={onFinish}
         footer={<SubmitButton pending={mutation.isPending}>{t('auth.login')}</SubmitButton>}
       >
-        {type === 'mobile' ? (
-          <Form.Item key="mobile" name="account" label={t('auth.phone')} rules={phoneRules(t)} validateFirst>
-            <PhoneInput
-              areaCode={areaCode}
-              onAreaCodeChange={setAreaCode}
-              placeholder={t('auth.phonePlaceholder')}
-            />
-          </Form.Item>
-        ) : (
-          <Form.Item key="email" name="account" label={t('auth.email')} rules={emailRules(t)} validateFirst>
-            <Input
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              placeholder={t('auth.emailPlaceholder')}
-              clearable
-            />
-          </Form.Item>
-        )}
+        <AccountField {...account.field} />
         <Form.Item
           name="password"
           label={t('auth.password')}

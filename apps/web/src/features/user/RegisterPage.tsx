@@ -1,18 +1,15 @@
 import { useMutation } from '@tanstack/react-query';
-import type { AccountType } from '@verdant/api';
 import { Button, Checkbox, Form, Input, Popup, Toast } from 'antd-mobile';
 import { type ReactNode, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { codeRules, confirmRules, emailRules, newPasswordRules, phoneRules } from '../../shared/form-rules';
+import { codeRules, confirmRules, newPasswordRules } from '../../shared/form-rules';
 import { href } from '../../shared/paths';
 import { setSession } from '../../shared/session';
 import { CodeInput } from '../../shared/ui/CodeInput';
 import { PasswordInput } from '../../shared/ui/PasswordInput';
 import '../../shared/ui/form.css';
-import { DEFAULT_AREA_CODE, PhoneInput } from '../../shared/ui/PhoneInput';
-import { normalizePhone } from '../../shared/validation';
-import type { CodeTarget } from '../../shared/verification-code';
+import { AccountField, useAccountField } from '../../shared/ui/AccountField';
 import { useAfterLogin, useLoginQuery } from './after-login';
 import { register } from './api';
 import { AccountTypeTabs } from './components/AccountTypeTabs';
@@ -49,8 +46,7 @@ export default function RegisterPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const [form] = Form.useForm<Values>();
-  const [type, setType] = useState<AccountType>('mobile');
-  const [areaCode, setAreaCode] = useState(DEFAULT_AREA_CODE);
+  const account = useAccountField(form);
   const [agreementOpen, setAgreementOpen] = useState(false);
   const afterLogin = useAfterLogin();
   const loginQuery = useLoginQuery();
@@ -64,27 +60,10 @@ export default function RegisterPage() {
     },
   });
 
-  const switchType = (next: AccountType) => {
-    setType(next);
-    form.resetFields(['account', 'code']);
-  };
-
-  const getTarget = async (): Promise<CodeTarget | null> => {
-    try {
-      const { account } = await form.validateFields(['account']);
-      return type === 'mobile'
-        ? { kind: 'mobile', areaCode, mobile: normalizePhone(account) }
-        : { kind: 'email', email: account.trim() };
-    } catch {
-      return null; // the field shows what is wrong
-    }
-  };
-
   const onFinish = (v: Values) => {
     mutation.mutate({
-      type,
-      area_code: type === 'mobile' ? areaCode : undefined,
-      account: type === 'mobile' ? normalizePhone(v.account) : v.account.trim(),
+      type: account.kind,
+      ...account.contact(v.account),
       code: v.code.trim(),
       password: v.password,
       re_password: v.re_password,
@@ -97,7 +76,7 @@ export default function RegisterPage() {
     <div className="v-user-auth">
       <h2 className="v-user-auth__title">{t('auth.registerTitle')}</h2>
       <p className="v-user-auth__subtitle">{t('auth.registerSubtitle')}</p>
-      <AccountTypeTabs value={type} onChange={switchType} />
+      <AccountTypeTabs value={account.kind} onChange={(k) => account.setKind(k, ['account', 'code'])} />
       <Form
         form={form}
         layout="vertical"
@@ -106,27 +85,13 @@ export default function RegisterPage() {
         onFinish={onFinish}
         footer={<SubmitButton pending={mutation.isPending}>{t('auth.register')}</SubmitButton>}
       >
-        {type === 'mobile' ? (
-          <Form.Item key="mobile" name="account" label={t('auth.phone')} rules={phoneRules(t)} validateFirst>
-            <PhoneInput
-              areaCode={areaCode}
-              onAreaCodeChange={setAreaCode}
-              placeholder={t('auth.phonePlaceholder')}
-            />
-          </Form.Item>
-        ) : (
-          <Form.Item key="email" name="account" label={t('auth.email')} rules={emailRules(t)} validateFirst>
-            <Input
-              type="email"
-              inputMode="email"
-              autoComplete="email"
-              placeholder={t('auth.emailPlaceholder')}
-              clearable
-            />
-          </Form.Item>
-        )}
+        <AccountField {...account.field} />
         <Form.Item name="code" label={t('auth.code')} rules={codeRules(t)}>
-          <CodeInput purpose="register" getTarget={getTarget} placeholder={t('auth.codePlaceholder')} />
+          <CodeInput
+            purpose="register"
+            getTarget={account.getTarget}
+            placeholder={t('auth.codePlaceholder')}
+          />
         </Form.Item>
         <Form.Item name="password" label={t('auth.password')} rules={newPasswordRules(t)} validateFirst>
           <PasswordInput placeholder={t('auth.newPasswordPlaceholder')} autoComplete="new-password" />
