@@ -1,3 +1,4 @@
+import { PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '@verdant/api';
 import { invalid } from '../http/errors.ts';
 import type { Queryable } from './client.ts';
 
@@ -13,9 +14,6 @@ export interface Paging {
   offset: number;
 }
 
-export const PAGE_LIMIT_DEFAULT = 20;
-export const PAGE_LIMIT_MAX = 100;
-
 function whole(input: string | undefined, fallback: number, max: number, field: string): number {
   const s = (input ?? '').trim();
   if (s === '') return fallback;
@@ -25,7 +23,7 @@ function whole(input: string | undefined, fallback: number, max: number, field: 
   return n;
 }
 
-/** Page from 1, limit 1 to 100 (default 20); anything else is a clear error naming the field. */
+/** Page from 1, limit 1 to PAGE_LIMIT_MAX (default PAGE_LIMIT_DEFAULT); anything else is a clear error naming the field. */
 export function parsePaging(input: PageInput): Paging {
   const page = whole(input.page, 1, 1_000_000, 'page');
   const limit = whole(input.limit, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX, 'limit');

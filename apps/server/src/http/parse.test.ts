@@ -1,13 +1,6 @@
+import { REASON_MAX, TX_REF_MAX } from '@verdant/api';
 import { describe, expect, it } from 'vitest';
-import {
-  codeChannel,
-  codeTarget,
-  parseFundPassword,
-  parseReason,
-  parseTxRef,
-  REASON_MAX,
-  TX_REF_MAX,
-} from './parse.ts';
+import { codeChannel, codeTarget, parseFundPassword, parseReason, parseTxRef } from './parse.ts';
 
 const keys = { required: 'x.required', tooLong: 'x.tooLong' };
 

@@ -1,4 +1,4 @@
-import type { Channel } from '../modules/codes/service.ts';
+import { type AccountType, FUND_PASSWORD_LENGTH, REASON_MAX, TX_REF_MAX } from '@verdant/api';
 import { invalid } from './errors.ts';
 
 /**
@@ -7,12 +7,8 @@ import { invalid } from './errors.ts';
  * and 500 in wallet). A service parses at its boundary and passes the result on.
  */
 
-/** A rejection reason, in characters (see docs/decisions.md, "One place parses input"). */
-export const REASON_MAX = 200;
-/** A payout (transaction) reference, in characters. */
-export const TX_REF_MAX = 200;
-/** A fund password is six digits. */
-export const FUND_PASSWORD_RE = /^\d{6}$/;
+/** A fund password is FUND_PASSWORD_LENGTH digits. */
+export const FUND_PASSWORD_RE = new RegExp(`^\\d{${FUND_PASSWORD_LENGTH}}$`);
 
 /** The message keys a caller answers with: each area keeps its own wording. */
 export interface TextKeys {
@@ -56,14 +52,14 @@ export const phoneTarget = (areaCode: string | null, mobile: string | null): str
   `+${areaCode} ${mobile}`;
 
 /** The channel a logged-in user's code goes to: the one asked for, else e-mail when they have one. */
-export function codeChannel(asked: string | undefined, hasEmail: boolean): Channel {
+export function codeChannel(asked: string | undefined, hasEmail: boolean): AccountType {
   const s = (asked ?? '').trim();
   if (s === 'email' || s === 'mobile') return s;
   return hasEmail ? 'email' : 'mobile';
 }
 
 /** Where a code on `channel` goes for this user, or null when they have no such contact. */
-export function codeTarget(u: Contacts, channel: Channel): string | null {
+export function codeTarget(u: Contacts, channel: AccountType): string | null {
   if (channel === 'email') return u.email;
   return u.mobile ? phoneTarget(u.area_code, u.mobile) : null;
 }

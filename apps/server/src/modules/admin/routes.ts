@@ -28,8 +28,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { ok } from '../../http/envelope.ts';
 import { limit } from '../../http/rate-limits.ts';
-import { sendPicture } from '../uploads/reply.ts';
-import { uploadsService } from '../uploads/service.ts';
+import { sendPicture, uploadsService } from '../uploads/service.ts';
 import { loginOperator, logoutOperator, operatorOf, requireOperator, toOperator } from './operators.ts';
 import { adminService } from './service.ts';
 

@@ -8,12 +8,19 @@ import type {
   AdminWithdrawal,
   Lang,
 } from '@verdant/api';
-import { AdminPaths } from '@verdant/api';
+import {
+  AdminPaths,
+  MONEY_REQUEST_STATES,
+  SUBMISSION_STATES,
+  VERIFICATION_LEVELS,
+  WALLET_ACCOUNT_TYPES,
+} from '@verdant/api';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { type PageInput, pageOf, parsePaging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { parseReason, parseTxRef } from '../../http/parse.ts';
+import { currenciesById, listCurrencies } from '../../ledger/currencies.ts';
 import { statement } from '../../ledger/statement.ts';
 import {
   countryName,
@@ -21,6 +28,7 @@ import {
   VERIFICATION_COLUMNS,
   type VerificationRow,
 } from '../kyc/service.ts';
+import { accountOf, searchUsers, userAccounts, userExists } from '../user/service.ts';
 import { approveDeposit, approveWithdrawal, rejectDeposit, rejectWithdrawal } from '../wallet/service.ts';
 import { listAudit, writeAudit } from './audit.ts';
 import type { OperatorSession } from './operators.ts';
@@ -43,31 +51,12 @@ function parseStatus(v: string | undefined, allowed: readonly string[]): string 
   return s;
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** JSON-safe copy of a database row: dates as ISO strings (what the audit log and answers hold). */
 function plain(row: object): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(row).map(([k, v]) => [k, v instanceof Date ? v.toISOString() : v]),
   );
 }
-
-interface UserListRow {
-  id: number;
-  nickname: string;
-  account: string;
-  area_code: string | null;
-  mobile: string | null;
-  email: string | null;
-  verification: string;
-  advanced_verification: string;
-  status: string;
-  created_at: Date;
-  last_login_at: Date | null;
-}
-
-const accountSql = (u: string) =>
-  `CASE WHEN ${u}.account_type = 'email' THEN ${u}.email ELSE '+' || ${u}.area_code || ' ' || ${u}.mobile END`;
 
 const uploadUrl = (name: string | null) => (name ? `/api/${AdminPaths.upload}/${name}` : null);
 
@@ -81,7 +70,32 @@ const MONEY_COLUMNS: Record<MoneyKind, string> = {
     trim_scale(t.amount)::text AS amount, trim_scale(t.fee)::text AS fee, t.remark, t.status, t.tx_ref,
     t.reject_reason, t.reviewed_by, t.reviewed_at, t.created_at`,
 };
-type MoneyRow = Record<string, unknown> & { user_account: string; symbol: string };
+type StoredMoneyRow = Record<string, unknown> & { user_id: number; currency_id: number };
+type MoneyRow = StoredMoneyRow & { user_account: string; symbol: string };
+type AdminVerificationRow = VerificationRow & { user_account: string };
+
+/**
+ * Beside each row, who it belongs to (the user module's table) and, for money, the currency's
+ * symbol (the ledger's): each table is read by its owner, not joined here.
+ */
+async function withAccounts<T extends { user_id: number }>(
+  q: Queryable,
+  rows: T[],
+): Promise<(T & { user_account: string })[]> {
+  const accounts = await userAccounts(
+    q,
+    rows.map((r) => r.user_id),
+  );
+  return rows.map((r) => ({ ...r, user_account: accounts.get(r.user_id) ?? '' }));
+}
+
+async function toMoneyRows(q: Queryable, rows: StoredMoneyRow[]): Promise<MoneyRow[]> {
+  const currencies = await currenciesById(q);
+  return (await withAccounts(q, rows)).map((r) => ({
+    ...r,
+    symbol: currencies.get(r.currency_id)?.symbol ?? '',
+  }));
+}
 
 /** The answer's shape: dates as ISO strings, the proof picture as the operators' path. */
 function toMoney(row: MoneyRow): AdminDeposit & AdminWithdrawal {
@@ -100,28 +114,24 @@ export function adminService(ctx: AppContext) {
   const { db } = ctx;
 
   async function moneyRow(q: Queryable, kind: MoneyKind, id: number, lock = false): Promise<MoneyRow | null> {
-    const [row] = await q.query<MoneyRow>(
-      `SELECT ${MONEY_COLUMNS[kind]}, ${accountSql('u')} AS user_account, c.symbol
-         FROM ${MONEY_TABLE[kind]} t JOIN users u ON u.id = t.user_id JOIN currencies c ON c.id = t.currency_id
-        WHERE t.id = $1${lock ? ' FOR UPDATE OF t' : ''}`,
+    const rows = await q.query<StoredMoneyRow>(
+      `SELECT ${MONEY_COLUMNS[kind]} FROM ${MONEY_TABLE[kind]} t WHERE t.id = $1${lock ? ' FOR UPDATE' : ''}`,
       [id],
     );
+    const [row] = await toMoneyRows(q, rows);
     return row ?? null;
   }
 
   async function verificationRow(q: Queryable, id: number, lang: Lang): Promise<AdminVerification> {
-    const [row] = await q.query<VerificationRow & { user_account: string }>(
-      `SELECT ${VERIFICATION_COLUMNS.split(',')
-        .map((c) => `v.${c.trim()}`)
-        .join(', ')}, ${accountSql('u')} AS user_account
-         FROM verifications v JOIN users u ON u.id = v.user_id WHERE v.id = $1`,
-      [id],
+    const [row] = await withAccounts(
+      q,
+      await q.query<VerificationRow>(`SELECT ${VERIFICATION_COLUMNS} FROM verifications WHERE id = $1`, [id]),
     );
     if (!row) throw new AppError('NOT_FOUND', 'errors.notFound', {}, 'id');
     return toAdminVerification(row, lang);
   }
 
-  function toAdminVerification(r: VerificationRow & { user_account: string }, lang: Lang): AdminVerification {
+  function toAdminVerification(r: AdminVerificationRow, lang: Lang): AdminVerification {
     return {
       id: r.id,
       user_id: r.user_id,
@@ -145,8 +155,7 @@ export function adminService(ctx: AppContext) {
 
   async function assertUser(userIdInput: string | undefined): Promise<number> {
     const id = parseId(userIdInput, 'user_id', 'admin.userIdRequired');
-    const [u] = await db.query('SELECT 1 FROM users WHERE id = $1', [id]);
-    if (!u) throw new AppError('NOT_FOUND', 'admin.userNotFound', {}, 'user_id');
+    if (!(await userExists(db, id))) throw new AppError('NOT_FOUND', 'admin.userNotFound', {}, 'user_id');
     return id;
   }
 
@@ -191,62 +200,33 @@ export function adminService(ctx: AppContext) {
   }
 
   async function listMoney(kind: MoneyKind, query: { status?: string | undefined } & PageInput) {
-    const status = parseStatus(query.status, ['pending', 'approved', 'rejected']);
+    const status = parseStatus(query.status, MONEY_REQUEST_STATES);
     const p = parsePaging(query);
     const cond = status ? 'WHERE t.status = $1' : '';
     const params = status ? [status] : [];
     const table = MONEY_TABLE[kind];
-    const { rows, total } = await pageOf<MoneyRow>(
+    const { rows, total } = await pageOf<StoredMoneyRow>(
       db,
       {
         count: `SELECT count(*)::int AS n FROM ${table} t ${cond}`,
-        list: `SELECT ${MONEY_COLUMNS[kind]}, ${accountSql('u')} AS user_account, c.symbol
-                 FROM ${table} t JOIN users u ON u.id = t.user_id JOIN currencies c ON c.id = t.currency_id
-                 ${cond}
+        list: `SELECT ${MONEY_COLUMNS[kind]} FROM ${table} t ${cond}
                 ORDER BY t.id ${status === 'pending' ? 'ASC' : 'DESC'}`,
       },
       params,
       p,
     );
-    return { items: rows.map(toMoney), total, page: p.page, limit: p.limit };
+    const items = (await toMoneyRows(db, rows)).map(toMoney);
+    return { items, total, page: p.page, limit: p.limit };
   }
 
   return {
     async users(query: { q?: string | undefined } & PageInput) {
       const p = parsePaging(query);
-      const q = (query.q ?? '').trim();
-      let cond = '';
-      const params: unknown[] = [];
-      if (q) {
-        const digits = q.replace(/\D/g, '');
-        params.push(`%${escapeLike(q.toLowerCase())}%`);
-        const parts = ['u.email LIKE $1', 'lower(u.nickname) LIKE $1'];
-        if (digits.length >= 3) {
-          params.push(`%${digits}%`);
-          parts.push(`(u.area_code || u.mobile) LIKE $${params.length}`);
-        }
-        if (/^\d{1,9}$/.test(q)) {
-          params.push(Number(q));
-          parts.push(`u.id = $${params.length}`);
-        }
-        cond = `WHERE ${parts.join(' OR ')}`;
-      }
-      const { rows, total } = await pageOf<UserListRow>(
-        db,
-        {
-          count: `SELECT count(*)::int AS n FROM users u ${cond}`,
-          list: `SELECT u.id, u.nickname, ${accountSql('u')} AS account, u.area_code, u.mobile, u.email,
-                        u.verification, u.advanced_verification, u.status, u.created_at, u.last_login_at
-                   FROM users u ${cond}
-                  ORDER BY u.id DESC`,
-        },
-        params,
-        p,
-      );
+      const { rows, total } = await searchUsers(db, (query.q ?? '').trim(), p);
       const items: AdminUser[] = rows.map((r) => ({
         id: r.id,
         nickname: r.nickname,
-        account: r.account,
+        account: accountOf(r),
         area_code: r.area_code,
         mobile: r.mobile,
         email: r.email,
@@ -261,14 +241,21 @@ export function adminService(ctx: AppContext) {
 
     async balances(userIdInput: string | undefined): Promise<AdminBalance[]> {
       const userId = await assertUser(userIdInput);
-      return db.query<AdminBalance>(
-        `SELECT a.type, a.currency_id, c.symbol, trim_scale(a.available)::text AS available,
+      const rows = await db.query<Omit<AdminBalance, 'symbol'>>(
+        `SELECT a.type, a.currency_id, trim_scale(a.available)::text AS available,
                 trim_scale(a.frozen)::text AS frozen, trim_scale(a.available + a.frozen)::text AS total
-           FROM ledger_accounts a JOIN currencies c ON c.id = a.currency_id
-          WHERE a.user_id = $1
-          ORDER BY array_position(ARRAY['spot', 'option', 'contract', 'trust'], a.type), c.sort, c.id`,
+           FROM ledger_accounts a WHERE a.user_id = $1`,
         [userId],
       );
+      // the accounts in the wallet's order, each one's currencies in the currency list's
+      const currencies = await listCurrencies(db);
+      const place = (c: number) => currencies.findIndex((x) => x.id === c);
+      const order = (b: Omit<AdminBalance, 'symbol'>) =>
+        WALLET_ACCOUNT_TYPES.indexOf(b.type as (typeof WALLET_ACCOUNT_TYPES)[number]) * 1e6 +
+        place(b.currency_id);
+      return rows
+        .sort((x, y) => order(x) - order(y))
+        .map((b) => ({ ...b, symbol: currencies[place(b.currency_id)]?.symbol ?? '' }));
     },
 
     async ledger(query: { user_id?: string | undefined } & PageInput) {
@@ -321,9 +308,10 @@ export function adminService(ctx: AppContext) {
       query: { status?: string | undefined; level?: string | undefined } & PageInput,
       lang: Lang,
     ) {
-      const status = parseStatus(query.status, ['pending', 'verified', 'rejected']);
+      const status = parseStatus(query.status, SUBMISSION_STATES);
       const level = (query.level ?? '').trim().toLowerCase();
-      if (level && level !== 'basic' && level !== 'advanced') throw invalid('admin.levelInvalid', 'level');
+      if (level && !(VERIFICATION_LEVELS as readonly string[]).includes(level))
+        throw invalid('admin.levelInvalid', 'level');
       const p = parsePaging(query);
       const where: string[] = [];
       const params: unknown[] = [];
@@ -336,22 +324,18 @@ export function adminService(ctx: AppContext) {
         where.push(`v.level = $${params.length}`);
       }
       const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
-      const { rows, total } = await pageOf<VerificationRow & { user_account: string }>(
+      const { rows, total } = await pageOf<VerificationRow>(
         db,
         {
           count: `SELECT count(*)::int AS n FROM verifications v ${cond}`,
-          list: `SELECT ${VERIFICATION_COLUMNS.split(',')
-            .map((c) => `v.${c.trim()}`)
-            .join(', ')}, ${accountSql('u')} AS user_account
-           FROM verifications v JOIN users u ON u.id = v.user_id
-           ${cond}
+          list: `SELECT ${VERIFICATION_COLUMNS} FROM verifications v ${cond}
           ORDER BY v.id ${status === 'pending' ? 'ASC' : 'DESC'}`,
         },
         params,
         p,
       );
       return {
-        items: rows.map((r) => toAdminVerification(r, lang)),
+        items: (await withAccounts(db, rows)).map((r) => toAdminVerification(r, lang)),
         total,
         page: p.page,
         limit: p.limit,

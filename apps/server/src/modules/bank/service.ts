@@ -1,11 +1,9 @@
-import type { BankCard, BankCardBody } from '@verdant/api';
+import { BANK_CARDS_MAX, type BankCard, type BankCardBody } from '@verdant/api';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError, invalid } from '../../http/errors.ts';
-
-/** How many cards one user may bind. */
-export const MAX_BANK_CARDS = 10;
+import { lockUser } from '../user/service.ts';
 
 /** 4 letters bank, 2 letters country, 2 alphanumerics location, optionally 3 alphanumerics branch. */
 const SWIFT_RE = /^[A-Z]{4}[A-Z]{2}[A-Z0-9]{2}([A-Z0-9]{3})?$/;
@@ -175,7 +173,7 @@ export function bankService(ctx: AppContext) {
       try {
         return await db.tx(async (q) => {
           // one user's saves are serialised, so the card limit holds under double submits
-          await q.query('SELECT id FROM users WHERE id = $1 FOR UPDATE', [userId]);
+          await lockUser(q, userId);
           if (updateId !== null) {
             const [row] = await q.query<BankCardRow>(
               `UPDATE bank_cards SET name = $3, card_number = $4, bank_name = $5, branch = $6, bank_address = $7,
@@ -191,8 +189,8 @@ export function bankService(ctx: AppContext) {
             'SELECT count(*)::int AS n FROM bank_cards WHERE user_id = $1',
             [userId],
           );
-          if ((count?.n ?? 0) >= MAX_BANK_CARDS)
-            throw new AppError('CONFLICT', 'bank.tooMany', { max: MAX_BANK_CARDS });
+          if ((count?.n ?? 0) >= BANK_CARDS_MAX)
+            throw new AppError('CONFLICT', 'bank.tooMany', { max: BANK_CARDS_MAX });
           const [dup] = await q.query('SELECT 1 FROM bank_cards WHERE user_id = $1 AND card_number = $2', [
             userId,
             c.card_number,

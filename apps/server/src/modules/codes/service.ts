@@ -1,10 +1,19 @@
 import { createHmac, randomInt, timingSafeEqual } from 'node:crypto';
-import { CODE_PURPOSES, type CodePurpose, type Lang, type SendCodeResult } from '@verdant/api';
+import {
+  type AccountType,
+  CODE_LENGTH,
+  CODE_PURPOSES,
+  type CodePurpose,
+  type Lang,
+  type SendCodeResult,
+} from '@verdant/api';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 
-export type Channel = 'mobile' | 'email';
+/** A code goes to a phone or an e-mail address: the kinds of contact an account has. */
+export type Channel = AccountType;
+const CODE_RE = new RegExp(`^\\d{${CODE_LENGTH}}$`);
 
 export interface CodeTarget {
   channel: Channel;
@@ -39,7 +48,7 @@ export function codesService(ctx: AppContext) {
           seconds: Math.max(1, Math.ceil(config.codeResendSeconds - last.age)),
         });
       }
-      const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
+      const code = String(randomInt(0, 10 ** CODE_LENGTH)).padStart(CODE_LENGTH, '0');
       // an older code stops working as soon as a new one is sent
       await db.tx(async (q) => {
         await q.query(
@@ -87,7 +96,7 @@ export function codesService(ctx: AppContext) {
         throw new AppError('CODE_ATTEMPTS', 'codes.attempts', {}, field);
       }
       const good =
-        /^\d{6}$/.test(code) && timingSafeEqual(Buffer.from(hash(code)), Buffer.from(taken.code_hash));
+        CODE_RE.test(code) && timingSafeEqual(Buffer.from(hash(code)), Buffer.from(taken.code_hash));
       if (good) return taken.id;
       if (taken.attempts >= config.codeMaxAttempts)
         throw new AppError('CODE_ATTEMPTS', 'codes.attempts', {}, field);

@@ -2,6 +2,7 @@ import type {
   Lang,
   RealName2Body,
   RealNameBody,
+  SubmissionState,
   VerificationLevel,
   VerificationState,
   VerificationStatus,
@@ -14,6 +15,7 @@ import { isUniqueViolation } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { intlLocale } from '../../i18n/index.ts';
 import { uploadsService } from '../uploads/service.ts';
+import { setVerificationState, type VerificationStates, verificationStates } from '../user/service.ts';
 
 const COUNTRIES = new Set<string>(getCountries() as CountryCode[]);
 // letters of any script with their marks, spaces and the punctuation names carry (O'Neil, Jean-Luc, 艾·买)
@@ -33,7 +35,7 @@ export interface VerificationRow {
   front: string | null;
   back: string | null;
   holding: string | null;
-  status: 'pending' | 'verified' | 'rejected';
+  status: SubmissionState;
   reject_reason: string | null;
   reviewed_by: number | null;
   reviewed_at: Date | null;
@@ -113,16 +115,9 @@ async function latest(
   return row ?? null;
 }
 
-interface UserStates {
-  verification: VerificationState;
-  advanced_verification: VerificationState;
-}
-
-async function lockUser(q: Queryable, userId: number): Promise<UserStates> {
-  const [u] = await q.query<UserStates>(
-    'SELECT verification, advanced_verification FROM users WHERE id = $1 FOR UPDATE',
-    [userId],
-  );
+/** The user's states, their row locked for this transaction (submissions and reviews take it first). */
+async function lockUser(q: Queryable, userId: number): Promise<VerificationStates> {
+  const u = await verificationStates(q, userId, { lock: true });
   if (!u) throw new AppError('NOT_FOUND', 'errors.notFound');
   return u;
 }
@@ -141,7 +136,7 @@ export async function reviewVerification(
 ): Promise<{
   before: VerificationRow;
   after: VerificationRow;
-  user: { before: UserStates; after: UserStates };
+  user: { before: VerificationStates; after: VerificationStates };
 }> {
   const [owner] = await q.query<{ user_id: number }>('SELECT user_id FROM verifications WHERE id = $1', [id]);
   if (!owner) throw new AppError('NOT_FOUND', 'errors.notFound', {}, 'id');
@@ -157,12 +152,8 @@ export async function reviewVerification(
       WHERE id = $1 RETURNING ${VERIFICATION_COLUMNS}`,
     [id, decision, decision === 'rejected' ? reason : null, operatorId],
   );
-  const column = before.level === 'basic' ? 'verification' : 'advanced_verification';
-  const [userAfter] = await q.query<UserStates>(
-    `UPDATE users SET ${column} = $2 WHERE id = $1 RETURNING verification, advanced_verification`,
-    [before.user_id, decision],
-  );
-  return { before: before!, after: after!, user: { before: userBefore, after: userAfter! } };
+  const userAfter = await setVerificationState(q, before.user_id, before.level, decision);
+  return { before: before!, after: after!, user: { before: userBefore, after: userAfter } };
 }
 
 export function kycService(ctx: AppContext) {
@@ -190,7 +181,7 @@ export function kycService(ctx: AppContext) {
              VALUES ($1, 'basic', $2, $3, $4, $5)`,
             [userId, v.country, v.name, v.idNumber, v.address],
           );
-          await q.query("UPDATE users SET verification = 'pending' WHERE id = $1", [userId]);
+          await setVerificationState(q, userId, 'basic', 'pending');
         });
       } catch (e) {
         if (isUniqueViolation(e)) throw new AppError('CONFLICT', 'kyc.underReview');
@@ -200,10 +191,7 @@ export function kycService(ctx: AppContext) {
 
     /** user/real_name2: three private photos, once basic verification has passed. */
     async submitAdvanced(userId: number, body: RealName2Body): Promise<void> {
-      const [u] = await db.query<UserStates>(
-        'SELECT verification, advanced_verification FROM users WHERE id = $1',
-        [userId],
-      );
+      const u = await verificationStates(db, userId);
       if (u?.verification !== 'verified')
         throw new AppError('BASIC_VERIFICATION_REQUIRED', 'kyc.basicRequired');
       if (!canSubmit(u.advanced_verification)) throw alreadySubmitted(u.advanced_verification);
@@ -239,7 +227,7 @@ export function kycService(ctx: AppContext) {
               names.holding,
             ],
           );
-          await q.query("UPDATE users SET advanced_verification = 'pending' WHERE id = $1", [userId]);
+          await setVerificationState(q, userId, 'advanced', 'pending');
         });
       } catch (e) {
         if (isUniqueViolation(e)) throw new AppError('CONFLICT', 'kyc.underReview');
@@ -249,10 +237,7 @@ export function kycService(ctx: AppContext) {
 
     /** GET user/real_name_status: both states, the latest submission of each, reject reasons. */
     async status(userId: number, lang: Lang): Promise<VerificationStatus> {
-      const [u] = await db.query<UserStates>(
-        'SELECT verification, advanced_verification FROM users WHERE id = $1',
-        [userId],
-      );
+      const u = await verificationStates(db, userId);
       if (!u) throw new AppError('NOT_FOUND', 'errors.notFound');
       const basic = await latest(db, userId, 'basic');
       const advanced = await latest(db, userId, 'advanced');

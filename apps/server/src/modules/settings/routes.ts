@@ -5,8 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { optionalUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { intlLocale } from '../../i18n/index.ts';
-import { areaCodes } from '../user/contacts.ts';
-import { userService } from '../user/service.ts';
+import { areaCodes, userService } from '../user/service.ts';
 
 // works without a session; with one, the account's own language is read and kept
 const sessionOptional: Record<string, string[]>[] = [{}, { session: [] }];

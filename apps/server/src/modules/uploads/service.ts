@@ -222,3 +222,6 @@ function ignoreMissing(err: NodeJS.ErrnoException): void {
 }
 
 export type UploadsService = ReturnType<typeof uploadsService>;
+
+// Answering with a stored picture, for the operators' route too.
+export { sendPicture } from './reply.ts';

@@ -9,8 +9,13 @@ import {
   isLang,
   type Lang,
   type LoginBody,
+  NICKNAME_MAX,
+  NICKNAME_MIN,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
   type RegisterBody,
   type UserCenter,
+  type UserStatus,
 } from '@verdant/api';
 import argon2 from 'argon2';
 import type { FastifyRequest } from 'fastify';
@@ -19,24 +24,16 @@ import type { Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/values.ts';
 import { createSession, revokeAllSessions, revokeSession, type SessionUser } from '../../http/auth.ts';
 import { AppError, invalid } from '../../http/errors.ts';
-import {
-  codeChannel,
-  codeTarget,
-  FUND_PASSWORD_RE,
-  parseFundPassword,
-  phoneTarget,
-} from '../../http/parse.ts';
+import { codeChannel, codeTarget, FUND_PASSWORD_RE, parseFundPassword } from '../../http/parse.ts';
 import { type Channel, type CodeTarget, codesService } from '../codes/service.ts';
 import { parseEmail, parsePhone } from './contacts.ts';
+import { accountOf } from './users.ts';
 
 // OWASP's argon2id setting: 19 MiB, 2 passes; strong, and fast enough for a 2-core server.
 const HASH_OPTS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 const hashPassword = (p: string) => argon2.hash(p, HASH_OPTS);
 // verified against when the account does not exist, so timing does not reveal which accounts do
 const DUMMY_HASH = hashPassword(randomBytes(16).toString('hex'));
-
-const PASSWORD_MIN = 6;
-const PASSWORD_MAX = 64;
 
 interface UserRow {
   id: number;
@@ -53,7 +50,7 @@ interface UserRow {
   invite_code: string;
   verification: UserCenter['verification'];
   advanced_verification: UserCenter['advanced_verification'];
-  status: string;
+  status: UserStatus;
   last_login_at: Date | null;
   last_login_ip: string | null;
   created_at: Date;
@@ -103,7 +100,7 @@ function toCenter(u: UserRow): UserCenter {
   return {
     id: u.id,
     nickname: u.nickname,
-    account: u.account_type === 'email' ? (u.email ?? '') : phoneTarget(u.area_code, u.mobile),
+    account: accountOf(u),
     area_code: u.area_code,
     mobile: u.mobile,
     email: u.email,
@@ -462,7 +459,8 @@ export function userService(ctx: AppContext) {
 
     async setNickname(userId: number, input: string | undefined): Promise<UserCenter> {
       const nickname = (input ?? '').trim();
-      if ([...nickname].length < 2 || [...nickname].length > 20 || /[\p{Cc}<>]/u.test(nickname)) {
+      const length = [...nickname].length;
+      if (length < NICKNAME_MIN || length > NICKNAME_MAX || /[\p{Cc}<>]/u.test(nickname)) {
         throw invalid('validation.nicknameInvalid', 'nickname');
       }
       await db.query('UPDATE users SET nickname = $2 WHERE id = $1', [userId, nickname]);
@@ -506,3 +504,17 @@ export function userService(ctx: AppContext) {
   };
 }
 export type UserService = ReturnType<typeof userService>;
+
+// What other modules may use of this one: the users table's functions and the dialling codes.
+export { areaCodes } from './contacts.ts';
+export {
+  accountOf,
+  lockUser,
+  searchUsers,
+  setVerificationState,
+  type UserListRow,
+  userAccounts,
+  userExists,
+  type VerificationStates,
+  verificationStates,
+} from './users.ts';
