@@ -662,19 +662,29 @@ describe('bank withdrawals (Bank 9999) to a bound card', () => {
       message: 'Please add a bank card first',
       field: 'bank_card_id',
     });
-    // bank cards belong to the bank module (user/cash_save); the row is written directly here
-    const [card] = await h.app.ctx.db.query<{ id: number }>(
-      `INSERT INTO bank_cards (user_id, name, card_number, bank_name, swift, holder_name)
-       VALUES ($1, 'Somchai Jaidee', '1234567890', 'Kasikorn Bank', 'KASITHBK', 'SOMCHAI JAIDEE') RETURNING id`,
-      [u.user.id],
+    // bank cards belong to the bank module: bound through its route (user/cash_save)
+    const bound = await h.call<{ id: number }>(
+      'POST',
+      'user/cash_save',
+      {
+        name: 'Somchai Jaidee',
+        card_number: '1234567890',
+        bank_name: 'Kasikorn Bank',
+        swift: 'KASITHBK',
+        holder_name: 'SOMCHAI JAIDEE',
+      },
+      { token: u.token },
     );
+    expect(bound.body.type).toBe('ok');
+    const card = bound.body.data;
     expect((await out(u.token, body)).body).toMatchObject({ message: 'Please choose a bank card' });
     const res = await out(u.token, { ...body, bank_card_id: String(card!.id) });
     expect(res.body).toMatchObject({
       type: 'ok',
       data: {
         chain: null,
-        address: 'Kasikorn Bank ****7890',
+        // the card named the bank module's way, as on the bank cards screen
+        address: 'Kasikorn Bank **** **** 7890',
         bank_card_id: card!.id,
         amount: '300',
         fee: '0',
@@ -685,7 +695,19 @@ describe('bank withdrawals (Bank 9999) to a bound card', () => {
       'SELECT bank_snapshot FROM withdrawals WHERE id = $1',
       [res.body.data.id],
     );
-    expect(row!.bank_snapshot).toMatchObject({ holder_name: 'SOMCHAI JAIDEE', swift: 'KASITHBK' });
+    expect(row!.bank_snapshot).toEqual({
+      id: card!.id,
+      name: 'Somchai Jaidee',
+      card_number: '1234567890',
+      bank_name: 'Kasikorn Bank',
+      branch: '',
+      bank_address: '',
+      swift: 'KASITHBK',
+      holder_name: 'SOMCHAI JAIDEE',
+      iban: '',
+      beneficiary_address: '',
+      postal_code: '',
+    });
     await h.app.ctx.db.tx((q) => approveWithdrawal(q, res.body.data.id, OPERATOR, 'BANKREF-001'));
     expect(await ledgerBalance(h, { userId: u.user.id }, BANK)).toEqual({ available: '500', frozen: '0' });
     expect((await verifyLedger(h.app.ctx.db)).problems).toEqual([]);

@@ -1,0 +1,175 @@
+import type { MoneyRequestState } from '@verdant/api';
+import { addDecimal } from '@verdant/engine';
+import type { Queryable } from '../../db/client.ts';
+import { canon } from '../../db/values.ts';
+import { AppError } from '../../http/errors.ts';
+import { parseReason, parseTxRef } from '../../http/parse.ts';
+import { post } from '../../ledger/ledger.ts';
+import { negate, parseId, spot } from './shared.ts';
+
+// Review functions for the operators' module: each runs inside the caller's transaction.
+
+/** A deposit request as stored (operators' view). */
+export interface DepositRow {
+  id: number;
+  user_id: number;
+  currency_id: number;
+  chain: string | null;
+  address: string | null;
+  amount: string;
+  image: string;
+  status: MoneyRequestState;
+  reject_reason: string | null;
+  reviewed_by: number | null;
+  reviewed_at: Date | null;
+  created_at: Date;
+}
+
+/** A withdrawal request as stored (operators' view). */
+export interface WithdrawalRow {
+  id: number;
+  user_id: number;
+  currency_id: number;
+  chain: string | null;
+  address: string | null;
+  bank_card_id: number | null;
+  bank_snapshot: Record<string, unknown> | null;
+  amount: string;
+  fee: string;
+  remark: string | null;
+  status: MoneyRequestState;
+  tx_ref: string | null;
+  reject_reason: string | null;
+  reviewed_by: number | null;
+  reviewed_at: Date | null;
+  created_at: Date;
+}
+
+const DEPOSIT_ROW = `id, user_id, currency_id, chain, address, amount::text AS amount, image, status,
+  reject_reason, reviewed_by, reviewed_at, created_at`;
+const WITHDRAWAL_ROW = `id, user_id, currency_id, chain, address, bank_card_id, bank_snapshot,
+  amount::text AS amount, fee::text AS fee, remark, status, tx_ref, reject_reason, reviewed_by, reviewed_at,
+  created_at`;
+
+const REASON_KEYS = { required: 'wallet.rejectReasonRequired', tooLong: 'wallet.rejectReasonTooLong' };
+const TX_REF_KEYS = { required: 'wallet.txRefRequired', tooLong: 'wallet.txRefTooLong' };
+
+function canonRow<T extends { amount: string; fee?: string }>(row: T): T {
+  return { ...row, amount: canon(row.amount), ...(row.fee !== undefined ? { fee: canon(row.fee) } : {}) };
+}
+
+async function lockPending<T extends { status: MoneyRequestState }>(
+  q: Queryable,
+  table: 'deposits' | 'withdrawals',
+  columns: string,
+  idInput: number,
+): Promise<T> {
+  const id = parseId(idInput);
+  const [row] =
+    id === null ? [] : await q.query<T>(`SELECT ${columns} FROM ${table} WHERE id = $1 FOR UPDATE`, [id]);
+  if (!row) throw new AppError('NOT_FOUND', 'errors.notFound', {}, 'id');
+  if (row.status !== 'pending') throw new AppError('ALREADY_REVIEWED', 'wallet.alreadyReviewed', {}, 'id');
+  return row;
+}
+
+/**
+ * Approves a pending deposit inside the caller's transaction: one posting credits the user's
+ * spot account from the house 'deposits' account. Throws ALREADY_REVIEWED when not pending.
+ */
+export async function approveDeposit(
+  q: Queryable,
+  depositId: number,
+  operatorId: number,
+): Promise<DepositRow> {
+  const d = await lockPending<DepositRow>(q, 'deposits', DEPOSIT_ROW, depositId);
+  await post(q, {
+    reason: 'deposit',
+    refType: 'deposit',
+    refId: d.id,
+    operatorId,
+    legs: [
+      { account: spot(d.user_id, d.currency_id), available: d.amount },
+      { account: { house: 'deposits', currencyId: d.currency_id }, available: negate(d.amount) },
+    ],
+  });
+  const [row] = await q.query<DepositRow>(
+    `UPDATE deposits SET status = 'approved', reviewed_by = $2, reviewed_at = now() WHERE id = $1
+     RETURNING ${DEPOSIT_ROW}`,
+    [d.id, operatorId],
+  );
+  return canonRow(row!);
+}
+
+/** Rejects a pending deposit with a reason (nothing was credited, so no money moves). */
+export async function rejectDeposit(
+  q: Queryable,
+  depositId: number,
+  operatorId: number,
+  reason: string,
+): Promise<DepositRow> {
+  const why = parseReason(reason, REASON_KEYS);
+  const d = await lockPending<DepositRow>(q, 'deposits', DEPOSIT_ROW, depositId);
+  const [row] = await q.query<DepositRow>(
+    `UPDATE deposits SET status = 'rejected', reject_reason = $3, reviewed_by = $2, reviewed_at = now()
+      WHERE id = $1 RETURNING ${DEPOSIT_ROW}`,
+    [d.id, operatorId, why],
+  );
+  return canonRow(row!);
+}
+
+/**
+ * Approves a pending withdrawal, paid out with the transaction reference `txRef`: one posting
+ * takes amount + fee out of the user's frozen spot balance, the amount to the house
+ * 'withdrawals' account and the fee to 'fees'.
+ */
+export async function approveWithdrawal(
+  q: Queryable,
+  id: number,
+  operatorId: number,
+  txRef: string,
+): Promise<WithdrawalRow> {
+  const ref = parseTxRef(txRef, TX_REF_KEYS);
+  const w = await lockPending<WithdrawalRow>(q, 'withdrawals', WITHDRAWAL_ROW, id);
+  await post(q, {
+    reason: 'withdraw',
+    refType: 'withdrawal',
+    refId: w.id,
+    operatorId,
+    legs: [
+      { account: spot(w.user_id, w.currency_id), frozen: negate(addDecimal(w.amount, w.fee)) },
+      { account: { house: 'withdrawals', currencyId: w.currency_id }, available: w.amount },
+      { account: { house: 'fees', currencyId: w.currency_id }, available: w.fee },
+    ],
+  });
+  const [row] = await q.query<WithdrawalRow>(
+    `UPDATE withdrawals SET status = 'approved', tx_ref = $3, reviewed_by = $2, reviewed_at = now()
+      WHERE id = $1 RETURNING ${WITHDRAWAL_ROW}`,
+    [w.id, operatorId, ref],
+  );
+  return canonRow(row!);
+}
+
+/** Rejects a pending withdrawal: one posting unfreezes amount + fee back to available. */
+export async function rejectWithdrawal(
+  q: Queryable,
+  id: number,
+  operatorId: number,
+  reason: string,
+): Promise<WithdrawalRow> {
+  const why = parseReason(reason, REASON_KEYS);
+  const w = await lockPending<WithdrawalRow>(q, 'withdrawals', WITHDRAWAL_ROW, id);
+  const total = addDecimal(w.amount, w.fee);
+  await post(q, {
+    reason: 'withdraw_reject',
+    refType: 'withdrawal',
+    refId: w.id,
+    operatorId,
+    legs: [{ account: spot(w.user_id, w.currency_id), available: total, frozen: negate(total) }],
+  });
+  const [row] = await q.query<WithdrawalRow>(
+    `UPDATE withdrawals SET status = 'rejected', reject_reason = $3, reviewed_by = $2, reviewed_at = now()
+      WHERE id = $1 RETURNING ${WITHDRAWAL_ROW}`,
+    [w.id, operatorId, why],
+  );
+  return canonRow(row!);
+}
