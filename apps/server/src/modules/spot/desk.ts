@@ -1,0 +1,428 @@
+import { type Depth, SpotEvents } from '@verdant/api';
+import { dec, EventLog, OrderBook } from '@verdant/engine';
+import type { FastifyBaseLogger } from 'fastify';
+import type { Server } from 'socket.io';
+import type { Db, Queryable } from '../../db/client.ts';
+import { AppError, invalid } from '../../http/errors.ts';
+import { LedgerBatch } from '../../ledger/ledger.ts';
+import { userRoom } from '../../realtime/index.ts';
+import type { Market } from '../market/markets.ts';
+import type { MarketService, RecordedTrades } from '../market/service.ts';
+import { amountOf, priceOf, qtyOf, toCount } from './grid.ts';
+import {
+  newOrder,
+  type Order,
+  type Outcome,
+  type PlaceInput,
+  type PlaceRequest,
+  type Request,
+  toApi,
+} from './order.ts';
+import { BatchQueue, type InFlight, signal, type Turns } from './pipeline.ts';
+import {
+  accountsAtStake,
+  emptySettlement,
+  freezeFor,
+  freezePosting,
+  releasePosting,
+  type SettleContext,
+  settle,
+} from './settlement.ts';
+import type { OrderStore } from './store.ts';
+import { haltedError, refuseOverLimit } from './validation.ts';
+
+/**
+ * A halted market (its book could not be read back after a failed batch) tries to reload every
+ * RELOAD_FIRST_MS, doubling up to RELOAD_MAX_MS: soon after the database is back, without
+ * hammering it while it is not.
+ */
+const RELOAD_FIRST_MS = 250;
+const RELOAD_MAX_MS = 5000;
+
+/** Thrown inside a batch's transaction when the batch before it failed: roll back, run again. */
+const STEPPED_BACK = new Error('spot: the batch before failed');
+
+/** PostgreSQL's deadlock and serialization failures: the transaction did nothing and may run again. */
+function isTransient(e: unknown): boolean {
+  const code = (e as { code?: unknown } | null)?.code;
+  return code === '40P01' || code === '40001';
+}
+
+/** What every desk shares: the I/O around the books, and the service's state. */
+export interface DeskDeps {
+  db: Db;
+  store: OrderStore;
+  market: MarketService;
+  io: Server;
+  log: FastifyBaseLogger;
+  turns: Turns;
+  /** Which desk each resting order is on (cancel finds its desk). */
+  where: Map<number, Desk>;
+  /** The service is stopping: no more reloads. */
+  closed(): boolean;
+}
+
+/**
+ * One market's single writer: its in-memory book and resting orders, and the batches that
+ * change them. A batch runs the pure part (validation of the open-order limit, the engine,
+ * settlement) between the I/O: accounts locked and funds frozen before, then every write sent
+ * at once and one commit. If a transaction fails, the book is rebuilt from the database (and a
+ * batch already waiting behind it runs again), so memory never keeps what was not committed.
+ */
+export class Desk {
+  book: OrderBook;
+  readonly log = new EventLog();
+  /** Resting orders. */
+  readonly open = new Map<number, Order>();
+  /** Resting orders per user (the open-order limit is checked against it). */
+  readonly openBy = new Map<number, number>();
+  /**
+   * Set when a failed batch's book could not be read back: memory may hold what the
+   * database rolled back, so nothing is matched, placed or cancelled here (and no depth is
+   * shown) until a reload succeeds.
+   */
+  halted = false;
+  /** The engine's sequence must not go back below what the failed batch handed out. */
+  private haltSeq = 0;
+  private reloadTimer: NodeJS.Timeout | null = null;
+  private readonly queue: BatchQueue<Request>;
+
+  constructor(
+    readonly market: Market,
+    /** Decimals of the base and quote currencies: fees truncate to them. */
+    private readonly decimals: { base: number; quote: number },
+    private readonly deps: DeskDeps,
+  ) {
+    this.book = new OrderBook(this.log);
+    this.queue = new BatchQueue((batch, previous, me, sent) => this.run(batch, previous, me, sent));
+  }
+
+  enqueue(r: Request): void {
+    this.queue.enqueue(r);
+  }
+
+  idle(): Promise<void> {
+    return this.queue.idle();
+  }
+
+  /**
+   * Rebuilds the book from the database's open orders, in time priority. Read and built
+   * aside first: if either fails, the desk is left as it was (the caller halts it).
+   */
+  async restore(q: Queryable = this.deps.db): Promise<void> {
+    const orders = await this.deps.store.openOrders(q, this.market);
+    this.log.take();
+    const book = new OrderBook(this.log);
+    const open = new Map<number, Order>();
+    let maxSeq = 0;
+    for (const o of orders) {
+      const ticks = toCount(o.price!, this.market.tickSize)!;
+      const remaining = toCount(dec(o.qty!).minus(o.filledQty).toFixed(), this.market.lotSize);
+      const err =
+        remaining === null
+          ? 'bad remaining'
+          : book.restore({ id: o.id, owner: o.userId, side: o.side, price: ticks, remaining, seq: o.seq });
+      if (err) throw new Error(`spot: cannot restore order ${o.id} of ${this.market.symbol}: ${err}`);
+      open.set(o.id, o);
+      maxSeq = Math.max(maxSeq, o.seq);
+    }
+    book.advanceSeq(maxSeq);
+    this.log.take();
+    for (const id of this.open.keys()) this.deps.where.delete(id);
+    this.open.clear();
+    this.openBy.clear();
+    for (const o of open.values()) this.rest(o);
+    this.book = book;
+  }
+
+  private rest(o: Order): void {
+    this.open.set(o.id, o);
+    this.deps.where.set(o.id, this);
+    this.openBy.set(o.userId, (this.openBy.get(o.userId) ?? 0) + 1);
+  }
+
+  private unrest(o: Order): void {
+    if (!this.open.delete(o.id)) return;
+    this.deps.where.delete(o.id);
+    const n = (this.openBy.get(o.userId) ?? 1) - 1;
+    if (n > 0) this.openBy.set(o.userId, n);
+    else this.openBy.delete(o.userId);
+  }
+
+  /** Stops the market until the book is read back; retries with back-off (see RELOAD_FIRST_MS). */
+  private halt(seq: number): void {
+    const { log, market } = this.deps;
+    this.haltSeq = Math.max(this.haltSeq, seq);
+    if (!this.halted) {
+      this.halted = true;
+      log.error({ market: this.market.symbol }, 'spot: market halted until its book can be read back');
+      market.publishDepth(this.market.symbol);
+    }
+    if (this.reloadTimer) return;
+    let wait = RELOAD_FIRST_MS;
+    const attempt = () => {
+      this.reloadTimer = null;
+      if (this.deps.closed()) return;
+      this.restore().then(
+        () => {
+          this.book.advanceSeq(this.haltSeq);
+          this.halted = false;
+          log.warn({ market: this.market.symbol }, 'spot: book read back, market resumed');
+          market.publishDepth(this.market.symbol);
+        },
+        (err) => {
+          log.error({ err, market: this.market.symbol }, 'spot: book reload failed, market still halted');
+          wait = Math.min(wait * 2, RELOAD_MAX_MS);
+          if (!this.deps.closed()) this.reloadTimer = setTimeout(attempt, wait);
+        },
+      );
+    };
+    this.reloadTimer = setTimeout(attempt, wait);
+  }
+
+  /** No more reload attempts (the service is stopping). */
+  stopReloading(): void {
+    if (this.reloadTimer) clearTimeout(this.reloadTimer);
+    this.reloadTimer = null;
+  }
+
+  /**
+   * One batch, to its end: committed and answered, or failed and the book read back. It
+   * computes only once `previous` (the batch before it on this market, possibly still
+   * committing) has committed; if that one fails instead, this one steps back, waits for it
+   * to end, and runs again. `me.committed` tells the batch after this one the same.
+   */
+  private async run(batch: Request[], previous: InFlight, me: InFlight, sent: () => void): Promise<void> {
+    const { db, log, market, io } = this.deps;
+    const outcome = new Map<Request, Outcome>();
+    let recorded: Promise<RecordedTrades> = Promise.resolve({ trades: [], candles: [] });
+    let touched: Order[] = [];
+    let before = previous.committed;
+    const lastSeq = this.book.lastSeq;
+    let committed!: (ok: boolean) => void;
+    for (let attempt = 1; ; ) {
+      if (this.halted) {
+        // The book may disagree with the database: nothing of this batch was done.
+        for (const req of batch) req.reject(haltedError(this.market));
+        return;
+      }
+      const attemptCommitted = signal<boolean>();
+      me.committed = attemptCommitted.promise;
+      committed = attemptCommitted.resolve;
+      const release = await this.deps.turns.take();
+      try {
+        const r = await db.tx((q) =>
+          this.apply(q, batch, outcome, before, () => {
+            release();
+            sent();
+          }),
+        );
+        recorded = r.recorded;
+        touched = r.touched;
+      } catch (e) {
+        release();
+        committed(false);
+        outcome.clear();
+        if (e === STEPPED_BACK) {
+          await previous.ended;
+          before = Promise.resolve(true);
+          continue;
+        }
+        let again = attempt === 1 && isTransient(e);
+        log[again ? 'warn' : 'error'](
+          { err: e, market: this.market.symbol, requests: batch.length },
+          again ? 'spot batch failed, running it again' : 'spot batch failed',
+        );
+        // Memory may hold what the rolled-back transaction did: read the book back, and
+        // if that fails too, halt the market until a reload succeeds.
+        try {
+          await this.restore();
+          this.book.advanceSeq(lastSeq);
+        } catch (e2) {
+          log.error({ err: e2 }, 'spot: book restore failed');
+          again = false;
+          this.halt(lastSeq);
+        }
+        if (again) {
+          attempt++;
+          continue;
+        }
+        for (const req of batch) req.reject(new AppError('CONFLICT', 'spot.retry'));
+        return;
+      }
+      break;
+    }
+    for (const req of batch) {
+      const out = outcome.get(req);
+      if (out && 'ok' in out) req.resolve(out.ok);
+      else req.reject(out?.err ?? new AppError('CONFLICT', 'spot.retry'));
+    }
+    // After the commit, and before the next batch computes: the users' own orders as this
+    // batch left them, its trades, candles and depth.
+    for (const o of touched) {
+      io.to(userRoom(o.userId)).emit(SpotEvents.order, toApi(o));
+      o.fills = [];
+    }
+    const trades = await recorded;
+    const published = trades.trades.length > 0 ? market.publish(trades) : null;
+    if (touched.length > 0) market.publishDepth(this.market.symbol);
+    committed(true);
+    await published?.catch((e) => log.error({ err: e }));
+  }
+
+  /** Everything one batch does, inside its transaction. */
+  private async apply(
+    q: Queryable,
+    batch: Request[],
+    outcome: Map<Request, Outcome>,
+    before: Promise<boolean>,
+    sent: () => void,
+  ): Promise<{ recorded: Promise<RecordedTrades>; touched: Order[] }> {
+    const { store, market, log } = this.deps;
+    const m = this.market;
+    const now = Date.now();
+    refuseOverLimit(batch, this.open, this.openBy, outcome);
+    const places = batch.filter((r): r is PlaceRequest => r.kind === 'place' && !outcome.has(r));
+
+    // 1. Every account the batch may touch, locked in one statement: the placers', the fee
+    //    accounts, and the owners of the resting orders the batch could reach (engine.reach,
+    //    a superset). A maker missed would still be locked when its fill is posted, by one
+    //    more statement.
+    const ledger = new LedgerBatch(q);
+    await ledger.lock(accountsAtStake(m, this.book, batch));
+    const ids = await store.takeIds(q, 'spot_orders', places.length);
+    // The batch before may still be committing: the balances just read are after it (its
+    // locked rows were waited for), but the book must be too.
+    if (!(await before)) throw STEPPED_BACK;
+    const orderOf = new Map<Request, Order>();
+    const freezes: { order: Order; posting: NonNullable<ReturnType<typeof freezePosting>> }[] = [];
+    places.forEach((req, i) => {
+      const order = newOrder(ids[i]!, m, req.input, freezeFor(m, req.input, this.book), now);
+      orderOf.set(req, order);
+      const posting = freezePosting(order);
+      if (posting) freezes.push({ order, posting });
+    });
+    // The funds each new order freezes; the ledger reports who is short.
+    const frozenResults = await ledger.post(freezes.map((f) => f.posting));
+    const short = new Set<Order>();
+    freezes.forEach((f, i) => {
+      if (!frozenResults[i]!.ok) short.add(f.order);
+    });
+
+    // 2. The engine, request by request, in arrival order; settlement turns its events into
+    //    postings, trades and the orders' new state.
+    const created: Order[] = [];
+    const s = emptySettlement();
+    const ctx: SettleContext = {
+      market: m,
+      baseDecimals: this.decimals.base,
+      quoteDecimals: this.decimals.quote,
+      now,
+      resting: (id) => this.open.get(id)!,
+      rest: (o) => this.rest(o),
+      unrest: (o) => this.unrest(o),
+    };
+    for (const req of batch) {
+      if (req.kind === 'place') {
+        const order = orderOf.get(req);
+        if (!order) continue; // refused before the batch began (open-order limit)
+        if (short.has(order)) {
+          outcome.set(req, {
+            err: new AppError(
+              'INSUFFICIENT_BALANCE',
+              order.side === 'buy' ? 'spot.insufficientBalance' : 'spot.insufficientSellable',
+              {},
+              order.side === 'buy' && order.type === 'market' && order.amount ? 'amount' : 'qty',
+            ),
+          });
+          continue;
+        }
+        const reject = this.submit(order, req.input);
+        if (reject !== null) {
+          // The engine refused it (a book total would pass its integer range): this order
+          // alone fails, its freeze is given back in this same transaction, the batch goes on.
+          log.warn({ order: order.id, reject }, 'spot: engine refused an order');
+          const release = releasePosting(order);
+          if (release) s.postings.push(release);
+          this.log.take();
+          outcome.set(req, { err: invalid('spot.tooLarge', 'qty') });
+          continue;
+        }
+        created.push(order);
+        s.changed.set(order.id, order);
+        settle(this.log.take(), order, ctx, s);
+        outcome.set(req, { ok: toApi(order) });
+      } else {
+        const order = this.open.get(req.orderId);
+        if (!order || order.userId !== req.userId) {
+          outcome.set(req, { err: new AppError('CONFLICT', 'spot.orderFinished', {}, 'id') });
+          continue;
+        }
+        const reject = this.book.cancel(order.id);
+        if (reject !== null) throw new Error(`spot: engine refused cancel ${order.id}: ${reject}`);
+        s.changed.set(order.id, order);
+        settle(this.log.take(), order, ctx, s);
+        outcome.set(req, { ok: toApi(order) });
+      }
+    }
+
+    // 3. The postings go to the ledger in memory; then every write of the batch leaves without
+    //    waiting for the one before (trades and candles, the ledger, the orders), and db.tx
+    //    sends COMMIT right behind them: one round trip.
+    const tradeIds = await store.takeIds(q, 'trades', s.trades.length);
+    s.trades.forEach((t, i) => {
+      t.id = tradeIds[i]!;
+      for (const fill of s.tradeFills[i]!) fill.id = String(t.id);
+    });
+    const settled = await ledger.post(s.postings);
+    const bad = settled.findIndex((r) => !r.ok);
+    if (bad >= 0) throw new Error(`spot: settlement '${s.postings[bad]!.reason}' would overdraw an account`);
+    const writeTrades = await market.prepareTrades(q, s.trades);
+    // Sent in this order before apply returns, nothing awaited: db.tx awaits each of them
+    // with the COMMIT and fails the batch if any failed (the catches only keep a failure from
+    // counting as unhandled before that).
+    const recorded = writeTrades();
+    recorded.catch(() => {});
+    ledger.write().catch(() => {});
+    const createdIds = new Set(created.map((o) => o.id));
+    const updated = [...s.changed.values()].filter((o) => !createdIds.has(o.id));
+    store.writeBatch(q, m.id, now, created, updated);
+    // The answers carry the final state of each order after the whole batch.
+    for (const req of batch) {
+      const out = outcome.get(req);
+      if (!out || !('ok' in out)) continue;
+      const o = req.kind === 'place' ? orderOf.get(req)! : s.changed.get(req.orderId)!;
+      outcome.set(req, { ok: toApi(o) });
+    }
+    // Every lock this batch takes is held and every write is out: the next may take its turn.
+    sent();
+    return { recorded, touched: [...s.changed.values()] };
+  }
+
+  /** Hands a new order to the engine; its events wait in the log. A refusal is returned. */
+  private submit(order: Order, p: PlaceInput): string | null {
+    const m = this.market;
+    if (p.type === 'limit') return this.book.placeLimit(order.id, p.userId, p.side, p.ticks, p.lots);
+    if (p.side === 'sell') return this.book.placeMarket(order.id, p.userId, 'sell', p.lots);
+    if (p.lots === 0) return this.book.placeMarketBuyAmount(order.id, p.userId, p.units);
+    // By quantity: what was frozen is what the book cost when the batch began. If orders
+    // ahead in this batch made it dearer, spend the frozen amount instead (fewer lots,
+    // never more money than frozen).
+    const cost = this.book.sweepCost('buy', p.lots, p.userId);
+    const frozenUnits = toCount(order.frozen.toFixed(), amountOf(m, 1).toFixed()) ?? 0;
+    if (BigInt(frozenUnits) >= cost.amount) return this.book.placeMarket(order.id, p.userId, 'buy', p.lots);
+    if (frozenUnits > 0) return this.book.placeMarketBuyAmount(order.id, p.userId, frozenUnits);
+    return this.book.placeMarket(order.id, p.userId, 'buy', p.lots);
+  }
+
+  depth(levels: number): Depth {
+    // A halted book may show orders the database does not have.
+    if (this.halted) return { bids: [], asks: [] };
+    const d = this.book.depth(levels);
+    const conv = (l: { price: number; qty: number }) => ({
+      price: priceOf(this.market, l.price).toFixed(),
+      qty: qtyOf(this.market, l.qty).toFixed(),
+    });
+    return { bids: d.bids.map(conv), asks: d.asks.map(conv) };
+  }
+}

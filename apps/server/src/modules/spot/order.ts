@@ -1,0 +1,113 @@
+import type { OrderFill, OrderSide, OrderStatus, OrderType, SpotOrder } from '@verdant/api';
+import { type Dec, dec, truncateDecimal } from '@verdant/engine';
+import type { Market } from '../market/markets.ts';
+
+export type CancelReason = 'user' | 'unfilled' | 'self_trade';
+
+/** An order as the service holds it while it is open or being changed by a batch. */
+export interface Order {
+  id: number;
+  userId: number;
+  market: Market;
+  side: OrderSide;
+  type: OrderType;
+  price: string | null;
+  qty: string | null;
+  amount: string | null;
+  filledQty: Dec;
+  filledAmount: Dec;
+  fee: Dec;
+  /** Still frozen by the ledger for this order (quote for buys, base for sells). */
+  frozen: Dec;
+  status: OrderStatus;
+  cancelReason: CancelReason | null;
+  seq: number;
+  createdAt: number;
+  updatedAt: number;
+  /** Fills of the current batch, for the answer and the socket push. */
+  fills: OrderFill[];
+}
+
+/** A validated order request: everything the engine needs, in its units. */
+export interface PlaceInput {
+  userId: number;
+  market: Market;
+  side: OrderSide;
+  type: OrderType;
+  price: string | null;
+  qty: string | null;
+  amount: string | null;
+  ticks: number;
+  lots: number;
+  /** Quote units of a market buy by amount. */
+  units: number;
+}
+
+/** One request in a market's queue, answered once its batch has committed (or failed). */
+export type Request =
+  | { kind: 'place'; input: PlaceInput; resolve(o: SpotOrder): void; reject(e: unknown): void }
+  | {
+      kind: 'cancel';
+      userId: number;
+      orderId: number;
+      resolve(o: SpotOrder): void;
+      reject(e: unknown): void;
+    };
+
+export type PlaceRequest = Extract<Request, { kind: 'place' }>;
+
+/** What a batch answers one request: the order, or the error it was refused with. */
+export type Outcome = { ok: SpotOrder } | { err: unknown };
+
+/** A new order as placing makes it, before the engine has seen it. */
+export function newOrder(id: number, m: Market, p: PlaceInput, frozen: Dec, now: number): Order {
+  return {
+    id,
+    userId: p.userId,
+    market: m,
+    side: p.side,
+    type: p.type,
+    price: p.price,
+    qty: p.qty,
+    amount: p.amount,
+    filledQty: dec('0'),
+    filledAmount: dec('0'),
+    fee: dec('0'),
+    frozen,
+    status: 'waiting',
+    cancelReason: null,
+    seq: 0,
+    createdAt: now,
+    updatedAt: now,
+    fills: [],
+  };
+}
+
+/** Buyers pay their fee in the base currency (what they receive), sellers in the quote. */
+export const feeCurrency = (m: Market, side: OrderSide) => (side === 'buy' ? m.base : m.quote);
+
+export function toApi(o: Order): SpotOrder {
+  const avg = o.filledQty.isZero()
+    ? null
+    : truncateDecimal(o.filledAmount.div(o.filledQty).toFixed(), o.market.priceDecimals);
+  return {
+    id: String(o.id),
+    symbol: o.market.symbol,
+    name: `${o.market.base}/${o.market.quote}`,
+    side: o.side,
+    type: o.type,
+    status: o.status,
+    price: o.price,
+    qty: o.qty,
+    amount: o.amount,
+    filled_qty: o.filledQty.toFixed(),
+    filled_amount: o.filledAmount.toFixed(),
+    avg_price: avg,
+    fee: o.fee.toFixed(),
+    fee_currency: feeCurrency(o.market, o.side),
+    cancel_reason: o.cancelReason,
+    created_at: o.createdAt,
+    updated_at: o.updatedAt,
+    fills: o.fills,
+  };
+}
