@@ -149,6 +149,20 @@ if (runs('http-orders')) {
       console.log(`  ${db}: not measured (${(e as Error).message.split('\n')[0]})`);
     }
   }
+  // a cluster: two processes on one PostgreSQL schema and Redis, the connections spread over
+  // both; the one that does not own btcusdt's book hands its orders to the owner
+  try {
+    const r = await httpOrdersBench({ db: 'postgres', url, processes: 2, redisUrl: process.env.REDIS_URL });
+    figures.http_orders_per_s_postgres_2proc = Math.round(r.ordersPerS);
+    figures.http_p50_ms_postgres_2proc = Number(r.p50Ms.toFixed(2));
+    figures.http_p99_ms_postgres_2proc = Number(r.p99Ms.toFixed(2));
+    console.log(
+      `  postgres, 2 processes ${Math.round(r.ordersPerS).toLocaleString('en').padStart(6)} orders/s  p50 ${r.p50Ms.toFixed(1)} ms  p99 ${r.p99Ms.toFixed(1)} ms  ` +
+        `(${r.orders.toLocaleString('en')} orders, ${r.trades.toLocaleString('en')} trades, ${r.errors} errors; half the connections through the process that does not own the book)`,
+    );
+  } catch (e) {
+    console.log(`  postgres, 2 processes: not measured (${(e as Error).message.split('\n')[0]})`);
+  }
 }
 
 if (runs('fanout')) {
@@ -211,6 +225,29 @@ if (runs('fanout')) {
     } catch (e) {
       console.log(`  ${run.label}: not measured (${(e as Error).message.split('\n')[0]})`);
     }
+  }
+}
+
+if (runs('fanout')) {
+  // the same clients spread over two processes of a cluster (PostgreSQL and Redis): every
+  // message crosses Redis to the process its client is on
+  const { fanoutClusterBench } = await import('./bench/fanout.ts');
+  try {
+    const r = await fanoutClusterBench({
+      processes: 2,
+      url: process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres',
+      redisUrl: process.env.REDIS_URL,
+      publishMs: 25,
+      feedMs: 50,
+      ordersPerS: 40,
+    });
+    figures.fanout_deliveries_per_s_2proc = Math.round(r.verdant.deliveriesPerS);
+    console.log(
+      `  2 processes (PostgreSQL, Redis adapter), capacity settings: ${Math.round(r.verdant.deliveriesPerS).toLocaleString('en')} deliveries/s to ${r.verdant.clients} clients` +
+        (r.verdant.lagP50Ms === null ? '' : `; trade → client lag p50 ${r.verdant.lagP50Ms} ms  p99 ${r.verdant.lagP99Ms} ms`),
+    );
+  } catch (e) {
+    console.log(`  2 processes: not measured (${(e as Error).message.split('\n')[0]})`);
   }
 }
 

@@ -75,6 +75,15 @@ export interface FanoutOptions {
   nodeArgs?: string[];
 }
 
+export interface FanoutClusterOptions extends FanoutOptions {
+  /** Server processes on one PostgreSQL schema with REDIS_URL (a cluster); clients spread over them. */
+  processes: number;
+  /** postgres://… */
+  url: string;
+  /** redis://… (default the local one) */
+  redisUrl?: string;
+}
+
 const pct = (sorted: number[], p: number) =>
   sorted.length === 0 ? null : sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))]!;
 
@@ -85,11 +94,14 @@ class ClientPool {
     readonly connected: number,
   ) {}
 
-  static async open(port: number, clients: number, workers: number): Promise<ClientPool> {
+  /** `ports`: the client processes take them in turn (one port per worker, round robin). */
+  static async open(ports: number | number[], clients: number, workers: number): Promise<ClientPool> {
     const list: ChildProcess[] = [];
     const ready: Promise<number>[] = [];
+    const portList = Array.isArray(ports) ? ports : [ports];
     for (let w = 0; w < workers; w++) {
       const share = Math.floor(clients / workers) + (w < clients % workers ? 1 : 0);
+      const port = portList[w % portList.length]!;
       const data: ClientsData = { port, clients: share, streams: Object.keys(STREAMS), events: EVENTS };
       const worker = fork(new URL('./fanout-clients.ts', import.meta.url), {
         env: { ...process.env, FANOUT_CLIENTS: JSON.stringify(data) },
@@ -194,86 +206,7 @@ export async function fanoutBench(opts: FanoutOptions = {}): Promise<FanoutResul
   const feedMs = opts.feedMs ?? 100;
   const ordersPerS = opts.ordersPerS ?? 20;
 
-  // ---- Verdant --------------------------------------------------------------------------
-  const port = await freePort();
-  const dataDir = mkdtempSync(join(tmpdir(), 'verdant-fanout-'));
-  let verdant: FanoutRun;
-  let samples: Record<string, unknown>;
-  let trades = 0;
-  {
-    const db = await openDb({ dataDir });
-    await migrate(db);
-    const traders = await db.tx((q) => seedTraders(q, 20, { usdt: '100000000', btc: '10000' }));
-    await db.close();
-    const server = await startServer(
-      {
-        DATABASE_URL: '',
-        DATA_DIR: dataDir,
-        FEED_INTERVAL_MS: String(feedMs),
-        MARKET_PUBLISH_MS: String(publishMs),
-        MARKET_MAKER: '1',
-        MM_REFRESH_MS: '500',
-      },
-      port,
-      opts.nodeArgs,
-    );
-    let pool: ClientPool | null = null;
-    let loading = true;
-    let load: Promise<void> = Promise.resolve();
-    try {
-      let quote = await btcQuote(port);
-      for (let i = 0; !quote && i < 50; i++) {
-        await new Promise((r) => setTimeout(r, 200));
-        quote = await btcQuote(port);
-      }
-      if (!quote) throw new Error('no index price for btcusdt');
-      const q = quote;
-      // the light order load: limit orders 0.3 % through the index, so they take the market
-      // maker's quotes (trades) and, when they outlast them, rest in the book (depth moves)
-      const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
-      load = (async () => {
-        let k = 0;
-        const gap = 1000 / ordersPerS;
-        let next = performance.now();
-        while (loading) {
-          const t = traders[k % traders.length]!;
-          const side = k % 2 === 0 ? 'buy' : 'sell';
-          const p = q.price * (side === 'buy' ? 1.003 : 0.997);
-          const price = (Math.round(p / q.tick) * q.tick).toFixed(2);
-          k++;
-          void postForm(agent, port, 'coin/trade', t.token, {
-            symbol: SYMBOL,
-            side,
-            type: 'limit',
-            price,
-            qty: '0.001',
-          }).catch(() => {});
-          next += gap;
-          await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
-        }
-        agent.destroy();
-      })();
-      pool = await ClientPool.open(port, clients, workers);
-      await new Promise((r) => setTimeout(r, warmup * 1000));
-      verdant = await pool.measure(seconds);
-      samples = pool.samples;
-    } finally {
-      loading = false;
-      await load;
-      await pool?.close();
-      await new Promise<void>((r) => {
-        if (server.exitCode !== null) return r();
-        server.once('exit', () => r());
-        server.kill('SIGTERM');
-        setTimeout(() => server.kill('SIGKILL'), 10_000).unref();
-      });
-    }
-    const check = await openDb({ dataDir });
-    const [row] = await check.query<{ n: number }>('SELECT count(*)::int AS n FROM trades');
-    trades = row?.n ?? 0;
-    await check.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  const { verdant, samples, trades } = await runVerdant(opts, null);
 
   // ---- the bare Socket.IO peer, same payloads at the same rates -------------------------------
   const peerStreams: PeerStream[] = Object.entries(STREAMS).map(([room, event]) => ({
@@ -317,4 +250,127 @@ export async function fanoutBench(opts: FanoutOptions = {}): Promise<FanoutResul
     ratio: verdant.deliveriesPerS / peer.deliveriesPerS,
     trades,
   };
+}
+
+/**
+ * Verdant's part: one server on a fresh PGlite folder, or `cluster.processes` servers on a fresh
+ * PostgreSQL schema with REDIS_URL, the clients spread over them (the orders go to the first).
+ */
+async function runVerdant(
+  opts: FanoutOptions,
+  cluster: FanoutClusterOptions | null,
+): Promise<{ verdant: FanoutRun; samples: Record<string, unknown>; trades: number }> {
+  const clients = opts.clients ?? 1000;
+  const workers = opts.workers ?? 2;
+  const seconds = opts.seconds ?? 10;
+  const warmup = opts.warmupSeconds ?? 3;
+  const publishMs = opts.publishMs ?? 300;
+  const feedMs = opts.feedMs ?? 100;
+  const ordersPerS = opts.ordersPerS ?? 20;
+  const dataDir = mkdtempSync(join(tmpdir(), 'verdant-fanout-'));
+  const schema = cluster ? `fanout_${Date.now().toString(36)}` : undefined;
+  const dbOpts = cluster ? { url: cluster.url, schema } : { dataDir };
+  let verdant!: FanoutRun;
+  let samples!: Record<string, unknown>;
+  const db = await openDb(dbOpts);
+  await migrate(db);
+  const traders = await db.tx((q) => seedTraders(q, 20, { usdt: '100000000', btc: '10000' }));
+  await db.close();
+  const env: NodeJS.ProcessEnv = {
+    ...(cluster
+      ? {
+          DATABASE_URL: cluster.url,
+          DATABASE_SCHEMA: schema,
+          REDIS_URL: cluster.redisUrl ?? 'redis://127.0.0.1:6379',
+        }
+      : { DATABASE_URL: '' }),
+    DATA_DIR: dataDir,
+    FEED_INTERVAL_MS: String(feedMs),
+    MARKET_PUBLISH_MS: String(publishMs),
+    MARKET_MAKER: '1',
+    MM_REFRESH_MS: '500',
+  };
+  const ports: number[] = [];
+  const servers: ChildProcess[] = [];
+  try {
+    for (let i = 0; i < (cluster?.processes ?? 1); i++) {
+      const p = await freePort();
+      ports.push(p);
+      servers.push(await startServer(env, p, opts.nodeArgs));
+    }
+  } catch (e) {
+    for (const s of servers) s.kill('SIGKILL');
+    throw e;
+  }
+  const port = ports[0]!;
+  let pool: ClientPool | null = null;
+  let loading = true;
+  let load: Promise<void> = Promise.resolve();
+  try {
+    let quote = await btcQuote(port);
+    for (let i = 0; !quote && i < 50; i++) {
+      await new Promise((r) => setTimeout(r, 200));
+      quote = await btcQuote(port);
+    }
+    if (!quote) throw new Error('no index price for btcusdt');
+    const q = quote;
+    // the light order load: limit orders 0.3 % through the index, so they take the market
+    // maker's quotes (trades) and, when they outlast them, rest in the book (depth moves)
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 4 });
+    load = (async () => {
+      let k = 0;
+      const gap = 1000 / ordersPerS;
+      let next = performance.now();
+      while (loading) {
+        const t = traders[k % traders.length]!;
+        const side = k % 2 === 0 ? 'buy' : 'sell';
+        const p = q.price * (side === 'buy' ? 1.003 : 0.997);
+        const price = (Math.round(p / q.tick) * q.tick).toFixed(2);
+        k++;
+        void postForm(agent, port, 'coin/trade', t.token, {
+          symbol: SYMBOL,
+          side,
+          type: 'limit',
+          price,
+          qty: '0.001',
+        }).catch(() => {});
+        next += gap;
+        await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
+      }
+      agent.destroy();
+    })();
+    pool = await ClientPool.open(ports, clients, workers);
+    await new Promise((r) => setTimeout(r, warmup * 1000));
+    verdant = await pool.measure(seconds);
+    samples = pool.samples;
+  } finally {
+    loading = false;
+    await load;
+    await pool?.close();
+    await Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((r) => {
+            if (server.exitCode !== null) return r();
+            server.once('exit', () => r());
+            server.kill('SIGTERM');
+            setTimeout(() => server.kill('SIGKILL'), 10_000).unref();
+          }),
+      ),
+    );
+  }
+  const check = await openDb(dbOpts);
+  const [row] = await check.query<{ n: number }>('SELECT count(*)::int AS n FROM trades');
+  if (schema) await check.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  await check.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  return { verdant, samples, trades: row?.n ?? 0 };
+}
+
+/** Verdant alone, with its clients spread over several processes of a cluster (no peer run). */
+export async function fanoutClusterBench(
+  opts: FanoutClusterOptions,
+): Promise<{ verdant: FanoutRun; trades: number }> {
+  const { verdant, trades } = await runVerdant(opts, opts);
+  return { verdant, trades };
 }

@@ -2,7 +2,9 @@
  * HTTP order placement through the whole path: a real server in a child process (`tsx
  * apps/server/src/main.ts`), loopback HTTP with keep-alive connections, session lookup,
  * validation, funds frozen, the engine, committed in batches. Limit orders around one price,
- * so some cross and trade. Run on a fresh PGlite folder, and on PostgreSQL in a fresh schema.
+ * so some cross and trade. Run on a fresh PGlite folder, and on PostgreSQL in a fresh schema,
+ * with one process or several (a cluster with REDIS_URL: the connections spread over them, and
+ * every process but the book's owner hands its orders to the owner).
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -23,6 +25,7 @@ export interface HttpOrdersResult {
   p99Ms: number;
   connections: number;
   trades: number;
+  processes: number;
 }
 
 export interface HttpOrdersOptions {
@@ -34,6 +37,13 @@ export interface HttpOrdersOptions {
   users?: number;
   /** Extra node flags for the server process (--cpu-prof …). */
   nodeArgs?: string[];
+  /**
+   * Server processes on the one database (PostgreSQL only, with REDIS_URL: a cluster); the
+   * connections are spread over them evenly. Default 1.
+   */
+  processes?: number;
+  /** redis://… for several processes. */
+  redisUrl?: string;
 }
 
 /**
@@ -98,7 +108,8 @@ export async function httpOrdersBench(opts: HttpOrdersOptions): Promise<HttpOrde
   const connections = opts.connections ?? 100;
   const seconds = opts.seconds ?? 10;
   const users = opts.users ?? 200;
-  const port = await freePort();
+  const processes = opts.processes ?? 1;
+  if (processes > 1 && opts.db !== 'postgres') throw new Error('several processes need PostgreSQL');
   const dataDir = mkdtempSync(join(tmpdir(), 'verdant-bench-'));
   const schema = opts.db === 'postgres' ? `bench_${Date.now().toString(36)}` : undefined;
   const dbOpts = opts.db === 'postgres' ? { url: opts.url, schema } : { dataDir };
@@ -113,10 +124,23 @@ export async function httpOrdersBench(opts: HttpOrdersOptions): Promise<HttpOrde
 
   const env: NodeJS.ProcessEnv =
     opts.db === 'postgres'
-      ? { DATABASE_URL: opts.url, DATABASE_SCHEMA: schema, DATA_DIR: dataDir }
+      ? {
+          DATABASE_URL: opts.url,
+          DATABASE_SCHEMA: schema,
+          DATA_DIR: dataDir,
+          ...(processes > 1 ? { REDIS_URL: opts.redisUrl ?? 'redis://127.0.0.1:6379' } : {}),
+        }
       : { DATABASE_URL: '', DATA_DIR: dataDir };
-  const server = await startServer(env, port, opts.nodeArgs);
-  const sockets = Array.from({ length: connections }, () => new Connection(port));
+  // One after the other: the first one takes the markets' books, the others hand orders to it.
+  const ports: number[] = [];
+  const servers: ChildProcess[] = [];
+  for (let i = 0; i < processes; i++) {
+    const port = await freePort();
+    ports.push(port);
+    servers.push(await startServer(env, port, opts.nodeArgs));
+  }
+  const portOf = (c: number) => ports[c % processes]!;
+  const sockets = Array.from({ length: connections }, (_, c) => new Connection(portOf(c)));
   const latencies: number[] = [];
   let errors = 0;
   let n = 0;
@@ -134,7 +158,7 @@ export async function httpOrdersBench(opts: HttpOrdersOptions): Promise<HttpOrde
             const price = (50000 + offset).toFixed(2);
             const t0 = performance.now();
             const res = await sockets[c]!.request(
-              orderRequest(port, t.token, { symbol: 'btcusdt', side, type: 'limit', price, qty: '0.001' }),
+              orderRequest(portOf(c), t.token, { symbol: 'btcusdt', side, type: 'limit', price, qty: '0.001' }),
             );
             const ms = performance.now() - t0;
             if (res.status !== 200) {
@@ -151,7 +175,7 @@ export async function httpOrdersBench(opts: HttpOrdersOptions): Promise<HttpOrde
     const elapsed = (performance.now() - started) / 1000;
     if (firstError) console.error(`  (first error: ${firstError.slice(0, 200)})`);
     latencies.sort((a, b) => a - b);
-    const check = await openDbAfter(server, dbOpts);
+    const check = await openDbAfter(servers, dbOpts);
     return {
       db: opts.db,
       orders: latencies.length,
@@ -162,10 +186,11 @@ export async function httpOrdersBench(opts: HttpOrdersOptions): Promise<HttpOrde
       p99Ms: pct(latencies, 0.99),
       connections,
       trades: check,
+      processes,
     };
   } finally {
     for (const s of sockets) s.close();
-    if (server.exitCode === null) server.kill('SIGKILL');
+    for (const server of servers) if (server.exitCode === null) server.kill('SIGKILL');
     if (schema) {
       const d = await openDb({ url: opts.url });
       await d.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
@@ -175,12 +200,18 @@ export async function httpOrdersBench(opts: HttpOrdersOptions): Promise<HttpOrde
   }
 }
 
-/** Stops the server and counts the trades the run made. */
-async function openDbAfter(server: ChildProcess, dbOpts: Parameters<typeof openDb>[0]): Promise<number> {
-  await new Promise<void>((r) => {
-    server.once('exit', () => r());
-    server.kill('SIGTERM');
-  });
+/** Stops the servers and counts the trades the run made. */
+async function openDbAfter(servers: ChildProcess[], dbOpts: Parameters<typeof openDb>[0]): Promise<number> {
+  await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((r) => {
+          if (server.exitCode !== null) return r();
+          server.once('exit', () => r());
+          server.kill('SIGTERM');
+        }),
+    ),
+  );
   const db = await openDb(dbOpts);
   const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM trades');
   await db.close();

@@ -327,6 +327,17 @@ export function createMarketService(
   /** One round of index ticks: recorded, turned into candles of markets without trades, sent. */
   async function recordTicks(prices: Map<number, string>, atMs: number, source: string): Promise<void> {
     await loadTradeMode();
+    if (config.redisUrl) {
+      // In a cluster the first trade of a market may happen on another process: ask each round
+      // about the markets still following the index (one index probe each, until they trade).
+      const quiet = [...prices.keys()].filter((id) => !tradeMode.has(id));
+      if (quiet.length > 0)
+        for (const r of await db.query<{ m: number }>(
+          'SELECT m FROM unnest($1::int[]) AS m WHERE EXISTS (SELECT 1 FROM trades WHERE market_id = m)',
+          [quiet],
+        ))
+          tradeMode.add(r.m);
+    }
     const ms = await markets();
     const ids: number[] = [];
     const values: string[] = [];
