@@ -1,6 +1,7 @@
 import type { MarketInfo } from '@verdant/api';
 import type { Queryable } from '../../db/client.ts';
 import { canon } from '../../db/values.ts';
+import { currenciesById } from '../../ledger/currencies.ts';
 
 /** A market row of the database, as the services use it (decimals are canonical strings). */
 export interface Market {
@@ -34,11 +35,8 @@ export interface Market {
 interface Row {
   id: number;
   symbol: string;
-  base: string;
-  quote: string;
   base_currency_id: number;
   quote_currency_id: number;
-  quote_decimals: number;
   tick_size: string;
   lot_size: string;
   min_amount: string;
@@ -57,29 +55,34 @@ interface Row {
   price_band: string;
 }
 
-/** Every market, enabled or not, in display order. */
+/** Every market, enabled or not, in display order; currency symbols and decimals from the ledger's list. */
 export async function loadMarkets(q: Queryable): Promise<Market[]> {
+  const currencies = await currenciesById(q);
   const rows = await q.query<Row>(
-    `SELECT m.id, m.symbol, b.symbol AS base, c.symbol AS quote, m.base_currency_id, m.quote_currency_id,
-            c.decimals AS quote_decimals, m.tick_size::text AS tick_size, m.lot_size::text AS lot_size,
+    `SELECT m.id, m.symbol, m.base_currency_id, m.quote_currency_id,
+            m.tick_size::text AS tick_size, m.lot_size::text AS lot_size,
             m.min_amount::text AS min_amount, m.maker_fee::text AS maker_fee, m.taker_fee::text AS taker_fee,
             m.price_decimals, m.amount_decimals, m.enabled, m.sort, m.sim_price::text AS sim_price,
             m.sim_volatility::text AS sim_volatility, m.sim_volume::text AS sim_volume,
             m.max_qty::text AS max_qty, m.max_amount::text AS max_amount, m.max_open_orders,
             m.price_band::text AS price_band
        FROM markets m
-       JOIN currencies b ON b.id = m.base_currency_id
-       JOIN currencies c ON c.id = m.quote_currency_id
       ORDER BY m.sort, m.id`,
   );
+  const currency = (id: number) => {
+    const c = currencies.get(id);
+    // a foreign key holds every market's currencies, so this is a broken database
+    if (!c) throw new Error(`market currency ${id} is missing`);
+    return c;
+  };
   return rows.map((r) => ({
     id: r.id,
     symbol: r.symbol,
-    base: r.base,
-    quote: r.quote,
+    base: currency(r.base_currency_id).symbol,
+    quote: currency(r.quote_currency_id).symbol,
     baseCurrencyId: r.base_currency_id,
     quoteCurrencyId: r.quote_currency_id,
-    quoteDecimals: r.quote_decimals,
+    quoteDecimals: currency(r.quote_currency_id).decimals,
     tickSize: canon(r.tick_size),
     lotSize: canon(r.lot_size),
     minAmount: canon(r.min_amount),
