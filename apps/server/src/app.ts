@@ -23,6 +23,8 @@ import { compressApi, serveWebApp } from './http/static.ts';
 import { t } from './i18n/index.ts';
 import adminRoutes from './modules/admin/routes.ts';
 import bankRoutes from './modules/bank/routes.ts';
+import contractRoutes from './modules/contract/routes.ts';
+import { createContractService } from './modules/contract/service.ts';
 import kycRoutes from './modules/kyc/routes.ts';
 import marketRoutes from './modules/market/routes.ts';
 import { createMarketService } from './modules/market/service.ts';
@@ -206,6 +208,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('option', option);
   app.addHook('onListen', async () => option.start());
   app.addHook('onClose', () => option.stop());
+  // perpetual contracts: the trigger job first fires what ticks recorded while it was stopped
+  // trigger, in order, then follows the feed
+  const contract = createContractService(ctx, market, app.io, app.log);
+  app.decorate('contract', contract);
+  jobs.runSingleton('contract-triggers', async () => {
+    await contract.start();
+    return () => contract.stop();
+  });
   // the house market maker quotes once the server listens (tests without a port start it by hand)
   if (config.marketMaker.enabled) {
     app.addHook('onListen', async () => {
@@ -269,6 +279,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(marketRoutes);
       await api.register(spotRoutes);
       await api.register(optionRoutes);
+      await api.register(contractRoutes);
     },
     { prefix: API_BASE },
   );

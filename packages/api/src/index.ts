@@ -12,3 +12,4 @@ export * from './schemas/market.ts';
 export * from './schemas/option.ts';
 export * from './schemas/spot.ts';
 export * from './schemas/wallet.ts';
+export * from './schemas/contract.ts';

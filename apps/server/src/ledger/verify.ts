@@ -92,6 +92,11 @@ async function frozenProblems(q: Queryable): Promise<string[]> {
        UNION ALL
        SELECT user_id, 'spot', currency_id, amount + fee FROM withdrawals WHERE status = 'pending'
        UNION ALL
+       SELECT p.user_id, 'contract', c.currency_id,
+              CASE WHEN p.status = 'pending' THEN p.margin + p.open_fee ELSE p.margin END
+         FROM contract_positions p JOIN contract_markets c ON c.id = p.contract_id
+        WHERE p.status IN ('pending', 'holding')
+       UNION ALL
        SELECT user_id, 'option', currency_id, amount FROM option_orders WHERE status = 'waiting'
      ), e AS (SELECT user_id, type, currency_id, sum(f) AS f FROM expected GROUP BY 1, 2, 3),
      a AS (SELECT user_id, type, currency_id, frozen FROM ledger_accounts WHERE user_id IS NOT NULL)
