@@ -22,8 +22,7 @@ import { canon } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { balanceOf, InsufficientFunds, post } from '../../ledger/ledger.ts';
 import { addStreamResolver, userRoom } from '../../realtime/index.ts';
-import type { Market } from '../market/markets.ts';
-import type { MarketService } from '../market/service.ts';
+import type { Market, MarketService } from '../market/service.ts';
 import { OptionSettler, type Settled } from './settlement.ts';
 
 /** A purchase is priced by the latest recorded tick; older than this, the feed is stalled and buying waits. */
