@@ -44,8 +44,7 @@ import { canon } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { balanceOf, InsufficientFunds, type Leg, post } from '../../ledger/ledger.ts';
 import { addStreamResolver, userRoom } from '../../realtime/index.ts';
-import type { Market } from '../market/markets.ts';
-import type { MarketService } from '../market/service.ts';
+import type { Market, MarketService } from '../market/service.ts';
 
 /** Ticks read per query while the trigger job catches up. */
 const TICK_BATCH = 2000;
