@@ -1,9 +1,10 @@
+import type { WalletAccountType } from '@verdant/api';
 import { fromScaled, parseDecimal, toScaled } from '@verdant/engine';
 import type { Queryable } from '../db/client.ts';
 import { AppError } from '../http/errors.ts';
 
-export const USER_ACCOUNT_TYPES = ['spot', 'option', 'contract', 'trust'] as const;
-export type UserAccountType = (typeof USER_ACCOUNT_TYPES)[number];
+/** A user's account: one of the wallet's four (the list is the contract's WALLET_ACCOUNT_TYPES). */
+export type UserAccountType = WalletAccountType;
 
 /**
  * The platform's side of every movement. `deposits` is credited money arriving from outside
