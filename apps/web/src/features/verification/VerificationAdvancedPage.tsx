@@ -4,9 +4,8 @@ import { Button, Form } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../shared/paths';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
 import { PictureUploader } from '../../shared/ui/PictureUploader';
+import { QueryView } from '../../shared/ui/QueryView';
 import { submitAdvanced, verificationStatusQuery } from './api';
 import { StateCard } from './StateCard';
 import '../../shared/ui/form.css';
@@ -26,62 +25,64 @@ export default function VerificationAdvancedPage() {
 
   const mutation = useSubmitVerification(submitAdvanced);
 
-  if (status.isPending) return <PageLoading />;
-  if (status.isError) return <ErrorState error={status.error} onRetry={() => void status.refetch()} />;
-  const s = status.data;
-
-  if (s.verification !== 'verified') {
-    return (
-      <div className="v-verification">
-        <section className="v-verification-state v-verification-state--none" role="alert">
-          <div>
-            <strong>{t('kyc.basicFirst')}</strong>
-            <p>{t('kyc.basicFirstHint')}</p>
-          </div>
-        </section>
-        <Button block color="primary" size="large" onClick={() => navigate(paths.verificationBasic)}>
-          {t('kyc.goBasic')}
-        </Button>
-      </div>
-    );
-  }
-  if (!s.can_submit_advanced) {
-    return (
-      <div className="v-verification">
-        <StateCard state={s.advanced_verification} submission={s.advanced} />
-      </div>
-    );
-  }
-
-  const onFinish = (v: Values) => {
-    if (!v.front || !v.back || !v.holding) return;
-    mutation.mutate({ front: v.front, back: v.back, holding: v.holding });
-  };
-
   return (
-    <div className="v-verification">
-      {s.advanced_verification === 'rejected' && <StateCard state="rejected" submission={s.advanced} />}
-      <p className="v-verification__lead">{t('kyc.photosLead')}</p>
-      <Form
-        form={form}
-        layout="vertical"
-        className="v-form"
-        onFinish={onFinish}
-        footer={<SubmitButton pending={mutation.isPending}>{t('kyc.submit')}</SubmitButton>}
-      >
-        {PHOTOS.map((p) => (
-          <Form.Item
-            key={p}
-            name={p}
-            label={t(`kyc.photo.${p}`)}
-            rules={[{ required: true, message: t(`kyc.photoRequired.${p}`) }]}
-            className="v-form__plain"
-          >
-            <PictureUploader label={t('kyc.upload')} />
-          </Form.Item>
-        ))}
-      </Form>
-      <p className="v-verification__note">{t('kyc.privacy')}</p>
-    </div>
+    <QueryView query={status} loading="spinner">
+      {(s) => {
+        if (s.verification !== 'verified') {
+          return (
+            <div className="v-verification">
+              <section className="v-verification-state v-verification-state--none" role="alert">
+                <div>
+                  <strong>{t('kyc.basicFirst')}</strong>
+                  <p>{t('kyc.basicFirstHint')}</p>
+                </div>
+              </section>
+              <Button block color="primary" size="large" onClick={() => navigate(paths.verificationBasic)}>
+                {t('kyc.goBasic')}
+              </Button>
+            </div>
+          );
+        }
+        if (!s.can_submit_advanced) {
+          return (
+            <div className="v-verification">
+              <StateCard state={s.advanced_verification} submission={s.advanced} />
+            </div>
+          );
+        }
+
+        const onFinish = (v: Values) => {
+          if (!v.front || !v.back || !v.holding) return;
+          mutation.mutate({ front: v.front, back: v.back, holding: v.holding });
+        };
+
+        return (
+          <div className="v-verification">
+            {s.advanced_verification === 'rejected' && <StateCard state="rejected" submission={s.advanced} />}
+            <p className="v-verification__lead">{t('kyc.photosLead')}</p>
+            <Form
+              form={form}
+              layout="vertical"
+              className="v-form"
+              onFinish={onFinish}
+              footer={<SubmitButton pending={mutation.isPending}>{t('kyc.submit')}</SubmitButton>}
+            >
+              {PHOTOS.map((p) => (
+                <Form.Item
+                  key={p}
+                  name={p}
+                  label={t(`kyc.photo.${p}`)}
+                  rules={[{ required: true, message: t(`kyc.photoRequired.${p}`) }]}
+                  className="v-form__plain"
+                >
+                  <PictureUploader label={t('kyc.upload')} />
+                </Form.Item>
+              ))}
+            </Form>
+            <p className="v-verification__note">{t('kyc.privacy')}</p>
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

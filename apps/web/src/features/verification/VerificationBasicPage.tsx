@@ -7,8 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { currentLang } from '../../shared/i18n';
 import { paths } from '../../shared/paths';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryView } from '../../shared/ui/QueryView';
 import { countriesQuery, submitBasic, verificationStatusQuery } from './api';
 import { CountrySheet } from './CountrySheet';
 import { StateCard } from './StateCard';
@@ -67,93 +66,106 @@ export default function VerificationBasicPage() {
       form.setFields([{ name: e.field as keyof Values, errors: [e.message] }]);
   });
 
-  if (status.isPending) return <PageLoading />;
-  if (status.isError) return <ErrorState error={status.error} onRetry={() => void status.refetch()} />;
-  const s = status.data;
-  const sub = s.basic;
-
-  if (!s.can_submit_basic) {
-    return (
-      <div className="v-verification">
-        <StateCard state={s.verification} submission={sub} />
-        {sub && (
-          <dl className="v-verification-info">
-            <dt>{t('kyc.country')}</dt>
-            <dd>{sub.country_name}</dd>
-            <dt>{t('kyc.name')}</dt>
-            <dd>{sub.name}</dd>
-            <dt>{t('kyc.idNumber')}</dt>
-            <dd>{sub.id_number}</dd>
-            {sub.address && (
-              <>
-                <dt>{t('kyc.address')}</dt>
-                <dd>{sub.address}</dd>
-              </>
-            )}
-          </dl>
-        )}
-        {s.verification === 'verified' && s.can_submit_advanced && (
-          <Button block color="primary" size="large" onClick={() => navigate(paths.verificationAdvanced)}>
-            {t('kyc.goAdvanced')}
-          </Button>
-        )}
-      </div>
-    );
-  }
-
-  const onFinish = (v: Values) => {
-    const body: RealNameBody = {
-      country: v.country ?? '',
-      name: (v.name ?? '').trim(),
-      id_number: (v.id_number ?? '').trim(),
-      ...(v.address?.trim() ? { address: v.address.trim() } : {}),
-    };
-    mutation.mutate(body);
-  };
-
   return (
-    <div className="v-verification">
-      {s.verification === 'rejected' && <StateCard state="rejected" submission={sub} />}
-      <Form
-        form={form}
-        layout="vertical"
-        className="v-form"
-        initialValues={sub ? { country: sub.country, name: sub.name, address: sub.address } : undefined}
-        onFinish={onFinish}
-        footer={<SubmitButton pending={mutation.isPending}>{t('kyc.submit')}</SubmitButton>}
-      >
-        <Form.Item
-          name="country"
-          label={t('kyc.country')}
-          rules={[{ required: true, message: t('kyc.countryRequired') }]}
-          className="v-form__plain"
-        >
-          <CountryField />
-        </Form.Item>
-        <Form.Item
-          name="name"
-          label={t('kyc.name')}
-          rules={[{ required: true, whitespace: true, message: t('kyc.nameRequired') }]}
-        >
-          <Input placeholder={t('kyc.namePlaceholder')} maxLength={100} autoComplete="name" clearable />
-        </Form.Item>
-        <Form.Item
-          name="id_number"
-          label={t('kyc.idNumber')}
-          rules={[{ required: true, whitespace: true, message: t('kyc.idNumberRequired') }]}
-        >
-          <Input placeholder={t('kyc.idNumberPlaceholder')} maxLength={30} autoComplete="off" clearable />
-        </Form.Item>
-        <Form.Item name="address" label={`${t('kyc.address')} (${t('bank.optional')})`}>
-          <Input
-            placeholder={t('kyc.addressPlaceholder')}
-            maxLength={200}
-            autoComplete="street-address"
-            clearable
-          />
-        </Form.Item>
-      </Form>
-      <p className="v-verification__note">{t('kyc.privacy')}</p>
-    </div>
+    <QueryView query={status} loading="spinner">
+      {(s) => {
+        const sub = s.basic;
+
+        if (!s.can_submit_basic) {
+          return (
+            <div className="v-verification">
+              <StateCard state={s.verification} submission={sub} />
+              {sub && (
+                <dl className="v-verification-info">
+                  <dt>{t('kyc.country')}</dt>
+                  <dd>{sub.country_name}</dd>
+                  <dt>{t('kyc.name')}</dt>
+                  <dd>{sub.name}</dd>
+                  <dt>{t('kyc.idNumber')}</dt>
+                  <dd>{sub.id_number}</dd>
+                  {sub.address && (
+                    <>
+                      <dt>{t('kyc.address')}</dt>
+                      <dd>{sub.address}</dd>
+                    </>
+                  )}
+                </dl>
+              )}
+              {s.verification === 'verified' && s.can_submit_advanced && (
+                <Button
+                  block
+                  color="primary"
+                  size="large"
+                  onClick={() => navigate(paths.verificationAdvanced)}
+                >
+                  {t('kyc.goAdvanced')}
+                </Button>
+              )}
+            </div>
+          );
+        }
+
+        const onFinish = (v: Values) => {
+          const body: RealNameBody = {
+            country: v.country ?? '',
+            name: (v.name ?? '').trim(),
+            id_number: (v.id_number ?? '').trim(),
+            ...(v.address?.trim() ? { address: v.address.trim() } : {}),
+          };
+          mutation.mutate(body);
+        };
+
+        return (
+          <div className="v-verification">
+            {s.verification === 'rejected' && <StateCard state="rejected" submission={sub} />}
+            <Form
+              form={form}
+              layout="vertical"
+              className="v-form"
+              initialValues={sub ? { country: sub.country, name: sub.name, address: sub.address } : undefined}
+              onFinish={onFinish}
+              footer={<SubmitButton pending={mutation.isPending}>{t('kyc.submit')}</SubmitButton>}
+            >
+              <Form.Item
+                name="country"
+                label={t('kyc.country')}
+                rules={[{ required: true, message: t('kyc.countryRequired') }]}
+                className="v-form__plain"
+              >
+                <CountryField />
+              </Form.Item>
+              <Form.Item
+                name="name"
+                label={t('kyc.name')}
+                rules={[{ required: true, whitespace: true, message: t('kyc.nameRequired') }]}
+              >
+                <Input placeholder={t('kyc.namePlaceholder')} maxLength={100} autoComplete="name" clearable />
+              </Form.Item>
+              <Form.Item
+                name="id_number"
+                label={t('kyc.idNumber')}
+                rules={[{ required: true, whitespace: true, message: t('kyc.idNumberRequired') }]}
+              >
+                <Input
+                  placeholder={t('kyc.idNumberPlaceholder')}
+                  maxLength={30}
+                  autoComplete="off"
+                  clearable
+                />
+              </Form.Item>
+              <Form.Item name="address" label={`${t('kyc.address')} (${t('bank.optional')})`}>
+                <Input
+                  placeholder={t('kyc.addressPlaceholder')}
+                  maxLength={200}
+                  autoComplete="street-address"
+                  clearable
+                />
+              </Form.Item>
+            </Form>
+            <p className="v-verification__note">{t('kyc.privacy')}</p>
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

@@ -11,9 +11,8 @@ import { formatPhone, maskEmail } from '../../shared/format';
 import { useGoBack } from '../../shared/navigation';
 import { CodeInput } from '../../shared/ui/CodeInput';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
 import { FundPasscode } from '../../shared/ui/FundPasscode';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { allOf, QueryView } from '../../shared/ui/QueryView';
 import type { CodeTarget } from '../../shared/verification-code';
 import { addWithdrawAddress, USDT_ID, walletKeys } from './api';
 import { Chips } from './components/Chips';
@@ -66,106 +65,107 @@ export default function AddressCreatePage() {
     },
   });
 
-  if (currencies.isPending || center.isPending) return <PageLoading />;
-  if (currencies.isError)
-    return <ErrorState error={currencies.error} onRetry={() => void currencies.refetch()} />;
-  if (center.isError) return <ErrorState error={center.error} onRetry={() => void center.refetch()} />;
-  const coins = currencies.data.filter((c) => c.can_withdraw && !c.is_fiat && c.chains.length > 0);
-  const cur = coins.find((c) => c.id === currencyId) ?? coins[0];
-  if (!cur) return <EmptyState text={t('common.noData')} />;
-  const chain = chainChoice && cur.chains.includes(chainChoice) ? chainChoice : (cur.chains[0] ?? '');
-
-  // the code goes where the server sends it by default: the e-mail address when there is one
-  const user = center.data;
-  const via: 'email' | 'mobile' | null = user.email ? 'email' : user.mobile ? 'mobile' : null;
-  const getTarget = (): CodeTarget | null =>
-    via === 'email'
-      ? { kind: 'email', email: user.email ?? '' }
-      : via === 'mobile'
-        ? { kind: 'mobile', areaCode: user.area_code ?? '', mobile: user.mobile ?? '' }
-        : null;
-  const sentTo =
-    via === 'email' ? maskEmail(user.email ?? '') : formatPhone(user.area_code, user.mobile ?? '');
-
-  const onFinish = (v: Values) => {
-    const body: AddWithdrawAddressBody = {
-      currency_id: String(cur.id),
-      chain,
-      address: (v.address ?? '').trim(),
-      fund_password: v.fund_password ?? '',
-      code: (v.code ?? '').trim(),
-      ...(via ? { code_type: via } : {}),
-      ...(v.remark?.trim() ? { remark: v.remark.trim() } : {}),
-    };
-    mutation.mutate(body);
-  };
-
   return (
-    <div className="v-wallet-page">
-      {!user.has_fund_password && (
-        <button
-          type="button"
-          className="v-wallet-banner v-wallet-banner--warn"
-          onClick={() => void promptFundPassword(t, navigate)}
-        >
-          {t('withdraw.fundPasswordBanner')}
-        </button>
-      )}
-      <section className="v-wallet-card">
-        <Chips
-          legend={t('wallet.coin')}
-          options={coins.map((c) => ({ value: c.id, label: c.symbol }))}
-          value={cur.id}
-          onChange={(id) => {
-            setCurrencyId(id);
-            setChain(null);
-          }}
-        />
-        <Chips
-          legend={t('wallet.chain')}
-          options={cur.chains.map((c) => ({ value: c, label: c }))}
-          value={chain}
-          onChange={setChain}
-        />
-      </section>
-      <Form
-        form={form}
-        layout="vertical"
-        className="v-form v-wallet-card v-wallet-card--form"
-        onFinish={onFinish}
-        footer={<SubmitButton pending={mutation.isPending}>{t('common.save')}</SubmitButton>}
-      >
-        <Form.Item
-          name="address"
-          label={t('address.address')}
-          rules={[{ required: true, whitespace: true, message: t('address.addressRequired') }]}
-        >
-          <Input
-            placeholder={t('address.addressPlaceholder', { symbol: cur.symbol, chain })}
-            autoComplete="off"
-            maxLength={128}
-            clearable
-          />
-        </Form.Item>
-        <Form.Item name="remark" label={t('address.remark')}>
-          <Input placeholder={t('address.remarkPlaceholder')} maxLength={50} clearable />
-        </Form.Item>
-        <Form.Item
-          name="fund_password"
-          label={t('withdraw.fundPassword')}
-          rules={fundPasswordRules(t)}
-          className="v-form__plain"
-        >
-          <FundPasscode />
-        </Form.Item>
-        <Form.Item
-          name="code"
-          label={via ? t('fund.codeSentTo', { target: sentTo }) : t('auth.code')}
-          rules={codeRules(t)}
-        >
-          <CodeInput purpose="address" getTarget={getTarget} placeholder={t('auth.codePlaceholder')} />
-        </Form.Item>
-      </Form>
-    </div>
+    <QueryView query={allOf(currencies, center)} loading="spinner">
+      {([list, user]) => {
+        const coins = list.filter((c) => c.can_withdraw && !c.is_fiat && c.chains.length > 0);
+        const cur = coins.find((c) => c.id === currencyId) ?? coins[0];
+        if (!cur) return <EmptyState text={t('common.noData')} />;
+        const chain = chainChoice && cur.chains.includes(chainChoice) ? chainChoice : (cur.chains[0] ?? '');
+
+        // the code goes where the server sends it by default: the e-mail address when there is one
+        const via: 'email' | 'mobile' | null = user.email ? 'email' : user.mobile ? 'mobile' : null;
+        const getTarget = (): CodeTarget | null =>
+          via === 'email'
+            ? { kind: 'email', email: user.email ?? '' }
+            : via === 'mobile'
+              ? { kind: 'mobile', areaCode: user.area_code ?? '', mobile: user.mobile ?? '' }
+              : null;
+        const sentTo =
+          via === 'email' ? maskEmail(user.email ?? '') : formatPhone(user.area_code, user.mobile ?? '');
+
+        const onFinish = (v: Values) => {
+          const body: AddWithdrawAddressBody = {
+            currency_id: String(cur.id),
+            chain,
+            address: (v.address ?? '').trim(),
+            fund_password: v.fund_password ?? '',
+            code: (v.code ?? '').trim(),
+            ...(via ? { code_type: via } : {}),
+            ...(v.remark?.trim() ? { remark: v.remark.trim() } : {}),
+          };
+          mutation.mutate(body);
+        };
+
+        return (
+          <div className="v-wallet-page">
+            {!user.has_fund_password && (
+              <button
+                type="button"
+                className="v-wallet-banner v-wallet-banner--warn"
+                onClick={() => void promptFundPassword(t, navigate)}
+              >
+                {t('withdraw.fundPasswordBanner')}
+              </button>
+            )}
+            <section className="v-wallet-card">
+              <Chips
+                legend={t('wallet.coin')}
+                options={coins.map((c) => ({ value: c.id, label: c.symbol }))}
+                value={cur.id}
+                onChange={(id) => {
+                  setCurrencyId(id);
+                  setChain(null);
+                }}
+              />
+              <Chips
+                legend={t('wallet.chain')}
+                options={cur.chains.map((c) => ({ value: c, label: c }))}
+                value={chain}
+                onChange={setChain}
+              />
+            </section>
+            <Form
+              form={form}
+              layout="vertical"
+              className="v-form v-wallet-card v-wallet-card--form"
+              onFinish={onFinish}
+              footer={<SubmitButton pending={mutation.isPending}>{t('common.save')}</SubmitButton>}
+            >
+              <Form.Item
+                name="address"
+                label={t('address.address')}
+                rules={[{ required: true, whitespace: true, message: t('address.addressRequired') }]}
+              >
+                <Input
+                  placeholder={t('address.addressPlaceholder', { symbol: cur.symbol, chain })}
+                  autoComplete="off"
+                  maxLength={128}
+                  clearable
+                />
+              </Form.Item>
+              <Form.Item name="remark" label={t('address.remark')}>
+                <Input placeholder={t('address.remarkPlaceholder')} maxLength={50} clearable />
+              </Form.Item>
+              <Form.Item
+                name="fund_password"
+                label={t('withdraw.fundPassword')}
+                rules={fundPasswordRules(t)}
+                className="v-form__plain"
+              >
+                <FundPasscode />
+              </Form.Item>
+              <Form.Item
+                name="code"
+                label={via ? t('fund.codeSentTo', { target: sentTo }) : t('auth.code')}
+                rules={codeRules(t)}
+              >
+                <CodeInput purpose="address" getTarget={getTarget} placeholder={t('auth.codePlaceholder')} />
+              </Form.Item>
+            </Form>
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

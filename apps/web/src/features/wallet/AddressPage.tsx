@@ -6,8 +6,7 @@ import { formatTime } from '../../shared/datetime';
 import { useGoBack } from '../../shared/navigation';
 import { href } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryView } from '../../shared/ui/QueryView';
 import { addressesQuery, deleteWithdrawAddress, walletKeys } from './api';
 import { CopyValue } from './components/CopyValue';
 import { idParam } from './components/hooks';
@@ -33,52 +32,56 @@ export default function AddressPage() {
     },
   });
 
-  if (list.isPending) return <PageLoading />;
-  if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  const a = list.data.find((x) => x.id === id);
-  if (!a) return <EmptyState text={t('common.noData')} />;
-
-  const onDelete = async () => {
-    const ok = await Dialog.confirm({
-      content: t('address.deleteConfirm'),
-      confirmText: t('address.delete'),
-      cancelText: t('common.cancel'),
-    });
-    if (ok) remove.mutate(a.id);
-  };
-
   return (
-    <div className="v-wallet-page">
-      <InfoRows
-        className="v-wallet-card"
-        rows={[
-          { label: t('wallet.coin'), value: a.symbol, tone: 'strong' },
-          { label: t('wallet.chain'), value: a.chain },
-          { label: t('address.address'), value: <CopyValue value={a.address} /> },
-          a.remark ? { label: t('address.remark'), value: a.remark } : null,
-          { label: t('record.created'), value: formatTime(a.created_at) },
-        ]}
-      />
-      <div className="v-wallet-actions v-wallet-actions--stack">
-        <Button
-          block
-          color="primary"
-          size="large"
-          onClick={() => navigate(href('withdraw', { currency_id: a.currency_id }))}
-        >
-          {t('address.withdrawHere')}
-        </Button>
-        <Button
-          block
-          size="large"
-          className="v-danger-button"
-          loading={remove.isPending}
-          disabled={remove.isPending}
-          onClick={() => void onDelete()}
-        >
-          {t('address.delete')}
-        </Button>
-      </div>
-    </div>
+    <QueryView query={list} loading="spinner">
+      {(addresses) => {
+        const a = addresses.find((x) => x.id === id);
+        if (!a) return <EmptyState text={t('common.noData')} />;
+
+        const onDelete = async () => {
+          const ok = await Dialog.confirm({
+            content: t('address.deleteConfirm'),
+            confirmText: t('address.delete'),
+            cancelText: t('common.cancel'),
+          });
+          if (ok) remove.mutate(a.id);
+        };
+
+        return (
+          <div className="v-wallet-page">
+            <InfoRows
+              className="v-wallet-card"
+              rows={[
+                { label: t('wallet.coin'), value: a.symbol, tone: 'strong' },
+                { label: t('wallet.chain'), value: a.chain },
+                { label: t('address.address'), value: <CopyValue value={a.address} /> },
+                a.remark ? { label: t('address.remark'), value: a.remark } : null,
+                { label: t('record.created'), value: formatTime(a.created_at) },
+              ]}
+            />
+            <div className="v-wallet-actions v-wallet-actions--stack">
+              <Button
+                block
+                color="primary"
+                size="large"
+                onClick={() => navigate(href('withdraw', { currency_id: a.currency_id }))}
+              >
+                {t('address.withdrawHere')}
+              </Button>
+              <Button
+                block
+                size="large"
+                className="v-danger-button"
+                loading={remove.isPending}
+                disabled={remove.isPending}
+                onClick={() => void onDelete()}
+              >
+                {t('address.delete')}
+              </Button>
+            </div>
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

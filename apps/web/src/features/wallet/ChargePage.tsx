@@ -6,9 +6,8 @@ import { ApiError } from '../../shared/api';
 import { formatAmount, isLess, parseAmount } from '../../shared/money';
 import { href } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
 import { PictureUploader } from '../../shared/ui/PictureUploader';
+import { QueryView } from '../../shared/ui/QueryView';
 import { depositAddressQuery, requestDeposit, USDT_ID, walletKeys } from './api';
 import { AmountInput } from './components/AmountInput';
 import { BankDetails } from './components/BankDetails';
@@ -54,78 +53,85 @@ export default function ChargePage() {
     },
   });
 
-  if (currencies.isPending) return <PageLoading />;
-  if (currencies.isError)
-    return <ErrorState error={currencies.error} onRetry={() => void currencies.refetch()} />;
-  if (!cur?.can_deposit) return <EmptyState text={t('common.noData')} />;
-  const wantedChain = params.get('chain') ?? '';
-  const chain = cur.is_fiat ? null : cur.chains.includes(wantedChain) ? wantedChain : (cur.chains[0] ?? null);
-  const min = formatAmount(cur.min_deposit, cur.decimals);
-
-  const onFinish = (v: Values) => {
-    const amount = parseAmount(v.amount ?? '', cur.decimals);
-    if (!amount || !v.image) return;
-    mutation.mutate({
-      currency_id: String(cur.id),
-      ...(chain ? { chain } : {}),
-      amount,
-      image: v.image,
-    });
-  };
-
   return (
-    <div className="v-wallet-page">
-      <InfoRows
-        className="v-wallet-card"
-        rows={[
-          { label: t('wallet.coin'), value: cur.symbol, tone: 'strong' },
-          chain
-            ? { label: t('wallet.chain'), value: chain }
-            : { label: t('deposit.method'), value: t('deposit.bankTransfer') },
-          { label: t('deposit.minimum'), value: `${min} ${cur.symbol}` },
-        ]}
-      />
-      {cur.is_fiat && bank.data?.bank && <BankDetails bank={bank.data.bank} />}
-      <Form
-        form={form}
-        layout="vertical"
-        className="v-form v-wallet-card v-wallet-card--form"
-        onFinish={onFinish}
-        footer={<SubmitButton pending={mutation.isPending}>{t('deposit.submit')}</SubmitButton>}
-      >
-        <Form.Item
-          name="amount"
-          label={cur.is_fiat ? t('deposit.transferAmount') : t('deposit.amount')}
-          validateFirst
-          rules={[
-            { required: true, message: t('wallet.amountRequired') },
-            {
-              validator: async (_r, value: unknown) => {
-                const a = parseAmount(typeof value === 'string' ? value : '', cur.decimals);
-                if (!a) throw new Error(t('wallet.amountInvalid'));
-                if (isLess(a, cur.min_deposit))
-                  throw new Error(t('deposit.belowMin', { min, symbol: cur.symbol }));
-              },
-            },
-          ]}
-        >
-          <AmountInput
-            decimals={cur.decimals}
-            symbol={cur.symbol}
-            placeholder={t('deposit.amountPlaceholder', { min })}
-          />
-        </Form.Item>
-        <Form.Item
-          name="image"
-          label={cur.is_fiat ? t('deposit.voucher') : t('deposit.proof')}
-          rules={[{ required: true, message: t('deposit.proofRequired') }]}
-          className="v-form__plain"
-          description={t('deposit.proofHelp')}
-        >
-          <PictureUploader label={t('deposit.uploadProof')} />
-        </Form.Item>
-      </Form>
-      <p className="v-wallet-page-note">{t('deposit.reviewNote')}</p>
-    </div>
+    <QueryView query={currencies}>
+      {() => {
+        if (!cur?.can_deposit) return <EmptyState text={t('common.noData')} />;
+        const wantedChain = params.get('chain') ?? '';
+        const chain = cur.is_fiat
+          ? null
+          : cur.chains.includes(wantedChain)
+            ? wantedChain
+            : (cur.chains[0] ?? null);
+        const min = formatAmount(cur.min_deposit, cur.decimals);
+
+        const onFinish = (v: Values) => {
+          const amount = parseAmount(v.amount ?? '', cur.decimals);
+          if (!amount || !v.image) return;
+          mutation.mutate({
+            currency_id: String(cur.id),
+            ...(chain ? { chain } : {}),
+            amount,
+            image: v.image,
+          });
+        };
+
+        return (
+          <div className="v-wallet-page">
+            <InfoRows
+              className="v-wallet-card"
+              rows={[
+                { label: t('wallet.coin'), value: cur.symbol, tone: 'strong' },
+                chain
+                  ? { label: t('wallet.chain'), value: chain }
+                  : { label: t('deposit.method'), value: t('deposit.bankTransfer') },
+                { label: t('deposit.minimum'), value: `${min} ${cur.symbol}` },
+              ]}
+            />
+            {cur.is_fiat && bank.data?.bank && <BankDetails bank={bank.data.bank} />}
+            <Form
+              form={form}
+              layout="vertical"
+              className="v-form v-wallet-card v-wallet-card--form"
+              onFinish={onFinish}
+              footer={<SubmitButton pending={mutation.isPending}>{t('deposit.submit')}</SubmitButton>}
+            >
+              <Form.Item
+                name="amount"
+                label={cur.is_fiat ? t('deposit.transferAmount') : t('deposit.amount')}
+                validateFirst
+                rules={[
+                  { required: true, message: t('wallet.amountRequired') },
+                  {
+                    validator: async (_r, value: unknown) => {
+                      const a = parseAmount(typeof value === 'string' ? value : '', cur.decimals);
+                      if (!a) throw new Error(t('wallet.amountInvalid'));
+                      if (isLess(a, cur.min_deposit))
+                        throw new Error(t('deposit.belowMin', { min, symbol: cur.symbol }));
+                    },
+                  },
+                ]}
+              >
+                <AmountInput
+                  decimals={cur.decimals}
+                  symbol={cur.symbol}
+                  placeholder={t('deposit.amountPlaceholder', { min })}
+                />
+              </Form.Item>
+              <Form.Item
+                name="image"
+                label={cur.is_fiat ? t('deposit.voucher') : t('deposit.proof')}
+                rules={[{ required: true, message: t('deposit.proofRequired') }]}
+                className="v-form__plain"
+                description={t('deposit.proofHelp')}
+              >
+                <PictureUploader label={t('deposit.uploadProof')} />
+              </Form.Item>
+            </Form>
+            <p className="v-wallet-page-note">{t('deposit.reviewNote')}</p>
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

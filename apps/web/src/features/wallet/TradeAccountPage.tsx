@@ -6,9 +6,8 @@ import { useNavigate, useSearchParams } from 'react-router';
 import { formatAmount, NO_VALUE } from '../../shared/money';
 import { href } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
+import { QueryView } from '../../shared/ui/QueryView';
 import { flowsQuery, USDT_ID, walletDetailQuery, walletKeys, walletListQuery } from './api';
 import { CoinBadge, CoinRow } from './components/CoinRow';
 import { FlowRow } from './components/FlowRow';
@@ -25,79 +24,84 @@ function CoinDetail({ type, currencyId }: { type: WalletAccountType; currencyId:
   const { byId } = useCurrencies();
   const usdtDecimals = byId(USDT_ID)?.decimals ?? 6;
 
-  if (detail.isPending) return <PageLoading />;
-  if (detail.isError) return <ErrorState error={detail.error} onRetry={() => void detail.refetch()} />;
-  const d = detail.data;
-  const cur = byId(currencyId);
-
   return (
-    <>
-      <section className="v-wallet-card v-wallet-coin-detail">
-        <div className="v-wallet-coin-detail__head">
-          <CoinBadge symbol={d.symbol} />
-          <span>
-            <strong>{d.symbol}</strong>
-            <small>
-              {d.name} · {t(`wallet.account.${type}`)}
-            </small>
-          </span>
-        </div>
-        <div className="v-wallet-coin-detail__total">
-          <small>{t('wallet.total')}</small>
-          <strong data-testid="detail-total">{formatAmount(d.total, d.decimals)}</strong>
-          <small>
-            {d.usdt_value === null ? NO_VALUE : `≈ ${formatAmount(d.usdt_value, usdtDecimals)} USDT`}
-          </small>
-        </div>
-        <div className="v-wallet-coin__split">
-          <span>
-            <small>{t('wallet.available')}</small>
-            <span data-testid="detail-available">{formatAmount(d.available, d.decimals)}</span>
-          </span>
-          <span>
-            <small>{t('wallet.frozen')}</small>
-            <span data-testid="detail-frozen">{formatAmount(d.frozen, d.decimals)}</span>
-          </span>
-        </div>
-        <div className="v-wallet-coin-detail__actions">
-          {type === 'spot' && cur?.can_deposit && (
-            <Button
-              size="small"
-              color="primary"
-              onClick={() => navigate(href('deposit', { currency_id: currencyId }))}
-            >
-              {t('assets.deposit')}
-            </Button>
-          )}
-          {type === 'spot' && cur?.can_withdraw && (
-            <Button
-              size="small"
-              color="primary"
-              fill="outline"
-              onClick={() =>
-                navigate(cur.is_fiat ? href('withdrawBank') : href('withdraw', { currency_id: currencyId }))
-              }
-            >
-              {t('assets.withdraw')}
-            </Button>
-          )}
-          <Button
-            size="small"
-            fill="outline"
-            onClick={() => navigate(href('transfer', { from: type, currency_id: currencyId }))}
-          >
-            {t('assets.transfer')}
-          </Button>
-        </div>
-      </section>
-      <h2 className="v-wallet-section-title">{t('wallet.flows')}</h2>
-      <PagedList
-        query={flows}
-        keyOf={(f) => f.id}
-        render={(f) => <FlowRow flow={f} decimals={d.decimals} />}
-        className="v-wallet-card v-wallet-records--flush"
-      />
-    </>
+    <QueryView query={detail}>
+      {(d) => {
+        const cur = byId(currencyId);
+
+        return (
+          <>
+            <section className="v-wallet-card v-wallet-coin-detail">
+              <div className="v-wallet-coin-detail__head">
+                <CoinBadge symbol={d.symbol} />
+                <span>
+                  <strong>{d.symbol}</strong>
+                  <small>
+                    {d.name} · {t(`wallet.account.${type}`)}
+                  </small>
+                </span>
+              </div>
+              <div className="v-wallet-coin-detail__total">
+                <small>{t('wallet.total')}</small>
+                <strong data-testid="detail-total">{formatAmount(d.total, d.decimals)}</strong>
+                <small>
+                  {d.usdt_value === null ? NO_VALUE : `≈ ${formatAmount(d.usdt_value, usdtDecimals)} USDT`}
+                </small>
+              </div>
+              <div className="v-wallet-coin__split">
+                <span>
+                  <small>{t('wallet.available')}</small>
+                  <span data-testid="detail-available">{formatAmount(d.available, d.decimals)}</span>
+                </span>
+                <span>
+                  <small>{t('wallet.frozen')}</small>
+                  <span data-testid="detail-frozen">{formatAmount(d.frozen, d.decimals)}</span>
+                </span>
+              </div>
+              <div className="v-wallet-coin-detail__actions">
+                {type === 'spot' && cur?.can_deposit && (
+                  <Button
+                    size="small"
+                    color="primary"
+                    onClick={() => navigate(href('deposit', { currency_id: currencyId }))}
+                  >
+                    {t('assets.deposit')}
+                  </Button>
+                )}
+                {type === 'spot' && cur?.can_withdraw && (
+                  <Button
+                    size="small"
+                    color="primary"
+                    fill="outline"
+                    onClick={() =>
+                      navigate(
+                        cur.is_fiat ? href('withdrawBank') : href('withdraw', { currency_id: currencyId }),
+                      )
+                    }
+                  >
+                    {t('assets.withdraw')}
+                  </Button>
+                )}
+                <Button
+                  size="small"
+                  fill="outline"
+                  onClick={() => navigate(href('transfer', { from: type, currency_id: currencyId }))}
+                >
+                  {t('assets.transfer')}
+                </Button>
+              </div>
+            </section>
+            <h2 className="v-wallet-section-title">{t('wallet.flows')}</h2>
+            <PagedList
+              query={flows}
+              keyOf={(f) => f.id}
+              render={(f) => <FlowRow flow={f} decimals={d.decimals} />}
+              className="v-wallet-card v-wallet-records--flush"
+            />
+          </>
+        );
+      }}
+    </QueryView>
   );
 }
 
@@ -108,34 +112,38 @@ function AccountCoins({ type }: { type: WalletAccountType }) {
   const list = useQuery(walletListQuery());
   const { byId } = useCurrencies();
   const usdtDecimals = byId(USDT_ID)?.decimals ?? 6;
-  if (list.isPending) return <PageLoading />;
-  if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  const account = list.data.accounts.find((a) => a.type === type);
   return (
-    <>
-      <section className="v-wallet-card v-wallet-account-summary">
-        <small>{t('assets.accountValue', { account: t(`wallet.account.${type}`) })}</small>
-        <strong data-testid="account-total">
-          ≈ {formatAmount(account?.total_usdt ?? '0', usdtDecimals)} USDT
-        </strong>
-        {account && !account.valued && <p className="v-wallet-assets__note">{t('assets.notValued')}</p>}
-      </section>
-      {!account || account.currencies.length === 0 ? (
-        <EmptyState text={t('common.noData')} />
-      ) : (
-        <ul className="v-wallet-coins">
-          {account.currencies.map((c) => (
-            <li key={c.currency_id}>
-              <CoinRow
-                coin={c}
-                usdtDecimals={usdtDecimals}
-                onClick={() => navigate(href('tradeAccount', { type, currency_id: c.currency_id }))}
-              />
-            </li>
-          ))}
-        </ul>
-      )}
-    </>
+    <QueryView query={list}>
+      {(wallet) => {
+        const account = wallet.accounts.find((a) => a.type === type);
+        return (
+          <>
+            <section className="v-wallet-card v-wallet-account-summary">
+              <small>{t('assets.accountValue', { account: t(`wallet.account.${type}`) })}</small>
+              <strong data-testid="account-total">
+                ≈ {formatAmount(account?.total_usdt ?? '0', usdtDecimals)} USDT
+              </strong>
+              {account && !account.valued && <p className="v-wallet-assets__note">{t('assets.notValued')}</p>}
+            </section>
+            {!account || account.currencies.length === 0 ? (
+              <EmptyState text={t('common.noData')} />
+            ) : (
+              <ul className="v-wallet-coins">
+                {account.currencies.map((c) => (
+                  <li key={c.currency_id}>
+                    <CoinRow
+                      coin={c}
+                      usdtDecimals={usdtDecimals}
+                      onClick={() => navigate(href('tradeAccount', { type, currency_id: c.currency_id }))}
+                    />
+                  </li>
+                ))}
+              </ul>
+            )}
+          </>
+        );
+      }}
+    </QueryView>
   );
 }
 

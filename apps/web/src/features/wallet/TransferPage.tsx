@@ -10,7 +10,7 @@ import { formatAmount, isGreater, parseAmount } from '../../shared/money';
 import { paths } from '../../shared/paths';
 import { ErrorState } from '../../shared/ui/ErrorState';
 import { OptionSheet } from '../../shared/ui/OptionSheet';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { allOf, QueryView } from '../../shared/ui/QueryView';
 import { transfer, USDT_ID, walletKeys, walletListQuery } from './api';
 import { AmountInput } from './components/AmountInput';
 import { idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
@@ -56,159 +56,165 @@ export default function TransferPage() {
     },
   });
 
-  if (currencies.isPending || list.isPending) return <PageLoading />;
-  if (currencies.isError)
-    return <ErrorState error={currencies.error} onRetry={() => void currencies.refetch()} />;
-  if (list.isError) return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-
-  const cur = currencies.byId(currencyId) ?? currencies.data[0];
-  if (!cur) return <ErrorState error={null} />;
-  const decimals = cur.decimals;
-  const balance = list.data.accounts
-    .find((a) => a.type === from)
-    ?.currencies.find((c) => c.currency_id === cur.id);
-  const available = balance?.available ?? '0';
-  const parsed = parseAmount(amount, decimals);
-  const insufficient =
-    (parsed !== null && isGreater(parsed, available)) || (serverInsufficient && parsed !== null);
-  const canSubmit = parsed !== null && !insufficient && !mutation.isPending && !confirming;
-
-  const accountLabel = (a: WalletAccountType) => t(`wallet.account.${a}`);
-  const accountOptions = WALLET_ACCOUNT_TYPES.map((a) => ({ value: a, label: accountLabel(a) }));
-
-  const pick = (side: 'from' | 'to', a: WalletAccountType) => {
-    setServerInsufficient(false);
-    // choosing the other side's account swaps the two: a transfer always has two accounts
-    if (side === 'from') {
-      if (a === to) setTo(from);
-      setFrom(a);
-    } else {
-      if (a === from) setFrom(to);
-      setTo(a);
-    }
-  };
-
-  const swap = () => {
-    setServerInsufficient(false);
-    setFrom(to);
-    setTo(from);
-  };
-
-  const submit = () =>
-    run(async () => {
-      if (!parsed) {
-        Toast.show({ content: t('wallet.amountRequired') });
-        return;
-      }
-      const ok = await Dialog.confirm({
-        title: t('transfer.confirmTitle'),
-        content: t('transfer.confirmBody', {
-          amount: formatAmount(parsed, decimals),
-          symbol: cur.symbol,
-          from: accountLabel(from),
-          to: accountLabel(to),
-        }),
-        confirmText: t('common.confirm'),
-        cancelText: t('common.cancel'),
-      });
-      if (!ok) return;
-      await mutation.mutateAsync({ currency_id: String(cur.id), from, to, amount: parsed }).catch(() => {});
-    });
-
   return (
-    <div className="v-wallet-page">
-      <RecordsAction to={paths.transferRecord} label={t('titles.transferRecord')} />
+    <QueryView query={allOf(currencies, list)}>
+      {([coins, wallet]) => {
+        const cur = currencies.byId(currencyId) ?? coins[0];
+        if (!cur) return <ErrorState error={null} />;
+        const decimals = cur.decimals;
+        const balance = wallet.accounts
+          .find((a) => a.type === from)
+          ?.currencies.find((c) => c.currency_id === cur.id);
+        const available = balance?.available ?? '0';
+        const parsed = parseAmount(amount, decimals);
+        const insufficient =
+          (parsed !== null && isGreater(parsed, available)) || (serverInsufficient && parsed !== null);
+        const canSubmit = parsed !== null && !insufficient && !mutation.isPending && !confirming;
 
-      <section className="v-wallet-card v-wallet-transfer">
-        <div className="v-wallet-transfer__sides">
-          <button type="button" className="v-wallet-transfer__side" onClick={() => setSheet('from')}>
-            <small>{t('transfer.from')}</small>
-            <strong data-testid="transfer-from">{accountLabel(from)}</strong>
-            <DownOutline />
-          </button>
-          <button type="button" className="v-wallet-transfer__side" onClick={() => setSheet('to')}>
-            <small>{t('transfer.to')}</small>
-            <strong data-testid="transfer-to">{accountLabel(to)}</strong>
-            <DownOutline />
-          </button>
-        </div>
-        <button
-          type="button"
-          className="v-wallet-transfer__swap"
-          aria-label={t('transfer.swap')}
-          onClick={swap}
-        >
-          <LoopOutline />
-        </button>
-      </section>
+        const accountLabel = (a: WalletAccountType) => t(`wallet.account.${a}`);
+        const accountOptions = WALLET_ACCOUNT_TYPES.map((a) => ({ value: a, label: accountLabel(a) }));
 
-      <section className="v-wallet-card v-wallet-field-card">
-        <span className="v-wallet-field-card__label">{t('wallet.coin')}</span>
-        <button type="button" className="v-wallet-select" onClick={() => setSheet('coin')}>
-          <strong>{cur.symbol}</strong>
-          <small>{cur.name}</small>
-          <DownOutline />
-        </button>
-
-        <label className="v-wallet-field-card__label" htmlFor="transfer-amount">
-          {t('wallet.amount')}
-        </label>
-        <AmountInput
-          id="transfer-amount"
-          value={amount}
-          onChange={(v) => {
-            setServerInsufficient(false);
-            setAmount(v);
-          }}
-          decimals={decimals}
-          symbol={cur.symbol}
-          all={isGreater(available, '0') ? formatAmount(available, decimals, { group: false }) : null}
-          placeholder={t('wallet.amountPlaceholder')}
-        />
-        <p className="v-wallet-field-card__hint">
-          {t('wallet.availableAmount', { amount: formatAmount(available, decimals), symbol: cur.symbol })}
-        </p>
-        {insufficient && (
-          <p className="v-wallet-warning" role="alert">
-            {t('wallet.insufficient')}
-          </p>
-        )}
-      </section>
-
-      <div className="v-wallet-actions">
-        <Button
-          block
-          color="primary"
-          size="large"
-          disabled={!canSubmit}
-          loading={mutation.isPending}
-          onClick={() => void submit()}
-        >
-          {t('transfer.submit')}
-        </Button>
-      </div>
-      <p className="v-wallet-page-note">{t('transfer.note')}</p>
-
-      <OptionSheet
-        visible={sheet === 'from' || sheet === 'to'}
-        title={sheet === 'to' ? t('transfer.to') : t('transfer.from')}
-        options={accountOptions}
-        value={sheet === 'to' ? to : from}
-        onSelect={(a) => pick(sheet === 'to' ? 'to' : 'from', a)}
-        onClose={() => setSheet(null)}
-      />
-      <OptionSheet
-        visible={sheet === 'coin'}
-        title={t('wallet.chooseCoin')}
-        options={currencies.data.map((c) => ({ value: c.id, label: c.symbol, description: c.name }))}
-        value={cur.id}
-        onSelect={(id) => {
-          setCurrencyId(id);
-          setAmount('');
+        const pick = (side: 'from' | 'to', a: WalletAccountType) => {
           setServerInsufficient(false);
-        }}
-        onClose={() => setSheet(null)}
-      />
-    </div>
+          // choosing the other side's account swaps the two: a transfer always has two accounts
+          if (side === 'from') {
+            if (a === to) setTo(from);
+            setFrom(a);
+          } else {
+            if (a === from) setFrom(to);
+            setTo(a);
+          }
+        };
+
+        const swap = () => {
+          setServerInsufficient(false);
+          setFrom(to);
+          setTo(from);
+        };
+
+        const submit = () =>
+          run(async () => {
+            if (!parsed) {
+              Toast.show({ content: t('wallet.amountRequired') });
+              return;
+            }
+            const ok = await Dialog.confirm({
+              title: t('transfer.confirmTitle'),
+              content: t('transfer.confirmBody', {
+                amount: formatAmount(parsed, decimals),
+                symbol: cur.symbol,
+                from: accountLabel(from),
+                to: accountLabel(to),
+              }),
+              confirmText: t('common.confirm'),
+              cancelText: t('common.cancel'),
+            });
+            if (!ok) return;
+            await mutation
+              .mutateAsync({ currency_id: String(cur.id), from, to, amount: parsed })
+              .catch(() => {});
+          });
+
+        return (
+          <div className="v-wallet-page">
+            <RecordsAction to={paths.transferRecord} label={t('titles.transferRecord')} />
+
+            <section className="v-wallet-card v-wallet-transfer">
+              <div className="v-wallet-transfer__sides">
+                <button type="button" className="v-wallet-transfer__side" onClick={() => setSheet('from')}>
+                  <small>{t('transfer.from')}</small>
+                  <strong data-testid="transfer-from">{accountLabel(from)}</strong>
+                  <DownOutline />
+                </button>
+                <button type="button" className="v-wallet-transfer__side" onClick={() => setSheet('to')}>
+                  <small>{t('transfer.to')}</small>
+                  <strong data-testid="transfer-to">{accountLabel(to)}</strong>
+                  <DownOutline />
+                </button>
+              </div>
+              <button
+                type="button"
+                className="v-wallet-transfer__swap"
+                aria-label={t('transfer.swap')}
+                onClick={swap}
+              >
+                <LoopOutline />
+              </button>
+            </section>
+
+            <section className="v-wallet-card v-wallet-field-card">
+              <span className="v-wallet-field-card__label">{t('wallet.coin')}</span>
+              <button type="button" className="v-wallet-select" onClick={() => setSheet('coin')}>
+                <strong>{cur.symbol}</strong>
+                <small>{cur.name}</small>
+                <DownOutline />
+              </button>
+
+              <label className="v-wallet-field-card__label" htmlFor="transfer-amount">
+                {t('wallet.amount')}
+              </label>
+              <AmountInput
+                id="transfer-amount"
+                value={amount}
+                onChange={(v) => {
+                  setServerInsufficient(false);
+                  setAmount(v);
+                }}
+                decimals={decimals}
+                symbol={cur.symbol}
+                all={isGreater(available, '0') ? formatAmount(available, decimals, { group: false }) : null}
+                placeholder={t('wallet.amountPlaceholder')}
+              />
+              <p className="v-wallet-field-card__hint">
+                {t('wallet.availableAmount', {
+                  amount: formatAmount(available, decimals),
+                  symbol: cur.symbol,
+                })}
+              </p>
+              {insufficient && (
+                <p className="v-wallet-warning" role="alert">
+                  {t('wallet.insufficient')}
+                </p>
+              )}
+            </section>
+
+            <div className="v-wallet-actions">
+              <Button
+                block
+                color="primary"
+                size="large"
+                disabled={!canSubmit}
+                loading={mutation.isPending}
+                onClick={() => void submit()}
+              >
+                {t('transfer.submit')}
+              </Button>
+            </div>
+            <p className="v-wallet-page-note">{t('transfer.note')}</p>
+
+            <OptionSheet
+              visible={sheet === 'from' || sheet === 'to'}
+              title={sheet === 'to' ? t('transfer.to') : t('transfer.from')}
+              options={accountOptions}
+              value={sheet === 'to' ? to : from}
+              onSelect={(a) => pick(sheet === 'to' ? 'to' : 'from', a)}
+              onClose={() => setSheet(null)}
+            />
+            <OptionSheet
+              visible={sheet === 'coin'}
+              title={t('wallet.chooseCoin')}
+              options={coins.map((c) => ({ value: c.id, label: c.symbol, description: c.name }))}
+              value={cur.id}
+              onSelect={(id) => {
+                setCurrencyId(id);
+                setAmount('');
+                setServerInsufficient(false);
+              }}
+              onClose={() => setSheet(null)}
+            />
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

@@ -6,8 +6,7 @@ import { useNavigate } from 'react-router';
 import { openCustomerService } from '../../shared/customer';
 import { formatAmount } from '../../shared/money';
 import { href } from '../../shared/paths';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { allOf, QueryView } from '../../shared/ui/QueryView';
 import { BANK_ID, depositAddressQuery } from './api';
 import { BankDetails } from './components/BankDetails';
 import { useCurrencies } from './components/hooks';
@@ -30,55 +29,56 @@ export default function VipDepositPage() {
 
   const contact = () => void openCustomerService(queryClient, navigate).catch(() => {});
 
-  if (currencies.isPending || (fiat && bank.isPending)) return <PageLoading />;
-  if (currencies.isError)
-    return <ErrorState error={currencies.error} onRetry={() => void currencies.refetch()} />;
-  if (bank.isError) return <ErrorState error={bank.error} onRetry={() => void bank.refetch()} />;
-
   return (
-    <div className="v-wallet-page">
-      <section className="v-wallet-card v-wallet-vip">
-        <h2 className="v-wallet-vip__title">{t('vip.title')}</h2>
-        <p>{t('vip.lead')}</p>
-      </section>
-      <ol className="v-wallet-tips v-vip__steps">
-        <li>{t('vip.step1')}</li>
-        <li>{t('vip.step2')}</li>
-        <li>{t('vip.step3')}</li>
-      </ol>
-      {fiat && bank.data?.bank ? (
-        <>
-          <h3 className="v-wallet-vip__subtitle">{t('vip.bankTitle')}</h3>
-          <BankDetails bank={bank.data.bank} />
-          <ul className="v-wallet-tips">
-            <li>
-              {t('deposit.minTip', {
-                min: formatAmount(bank.data.min_deposit, fiat.decimals),
-                symbol: fiat.symbol,
-              })}
-            </li>
-            <li>{t('vip.sameReview')}</li>
-          </ul>
-        </>
-      ) : (
-        <p className="v-wallet-page-note">{t('vip.noBank')}</p>
-      )}
-      <div className="v-wallet-actions v-wallet-actions--stack">
-        <Button block color="primary" size="large" onClick={contact}>
-          <MessageOutline /> {t('vip.contact')}
-        </Button>
-        {fiat && bank.data?.bank && (
-          <Button
-            block
-            size="large"
-            color="primary"
-            fill="outline"
-            onClick={() => navigate(href('depositCharge', { currency_id: fiat.id }))}
-          >
-            {t('deposit.submitProof')}
-          </Button>
-        )}
-      </div>
-    </div>
+    <QueryView query={allOf(currencies, fiat ? bank : { ...bank, isPending: false })}>
+      {() => {
+        return (
+          <div className="v-wallet-page">
+            <section className="v-wallet-card v-wallet-vip">
+              <h2 className="v-wallet-vip__title">{t('vip.title')}</h2>
+              <p>{t('vip.lead')}</p>
+            </section>
+            <ol className="v-wallet-tips v-vip__steps">
+              <li>{t('vip.step1')}</li>
+              <li>{t('vip.step2')}</li>
+              <li>{t('vip.step3')}</li>
+            </ol>
+            {fiat && bank.data?.bank ? (
+              <>
+                <h3 className="v-wallet-vip__subtitle">{t('vip.bankTitle')}</h3>
+                <BankDetails bank={bank.data.bank} />
+                <ul className="v-wallet-tips">
+                  <li>
+                    {t('deposit.minTip', {
+                      min: formatAmount(bank.data.min_deposit, fiat.decimals),
+                      symbol: fiat.symbol,
+                    })}
+                  </li>
+                  <li>{t('vip.sameReview')}</li>
+                </ul>
+              </>
+            ) : (
+              <p className="v-wallet-page-note">{t('vip.noBank')}</p>
+            )}
+            <div className="v-wallet-actions v-wallet-actions--stack">
+              <Button block color="primary" size="large" onClick={contact}>
+                <MessageOutline /> {t('vip.contact')}
+              </Button>
+              {fiat && bank.data?.bank && (
+                <Button
+                  block
+                  size="large"
+                  color="primary"
+                  fill="outline"
+                  onClick={() => navigate(href('depositCharge', { currency_id: fiat.id }))}
+                >
+                  {t('deposit.submitProof')}
+                </Button>
+              )}
+            </div>
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

@@ -3,9 +3,8 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
 import { NavBarAction } from '../../shared/ui/NavBarAction';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryView } from '../../shared/ui/QueryView';
 import { BANK_ID } from './api';
 import { useCurrencies } from './components/hooks';
 import { WithdrawForm } from './components/WithdrawForm';
@@ -17,25 +16,28 @@ export default function WithdrawBankPage() {
   const navigate = useNavigate();
   const currencies = useCurrencies();
 
-  if (currencies.isPending) return <PageLoading />;
-  if (currencies.isError)
-    return <ErrorState error={currencies.error} onRetry={() => void currencies.refetch()} />;
-  const cur = currencies.data.find((c) => c.is_fiat && c.can_withdraw) ?? currencies.byId(BANK_ID);
-  if (!cur?.can_withdraw) return <EmptyState text={t('common.noData')} />;
-
   return (
-    <div className="v-wallet-page">
-      <NavBarAction>
-        <button
-          type="button"
-          className="v-wallet-navbar-icon"
-          aria-label={t('titles.bankCards')}
-          onClick={() => navigate(paths.bankCards)}
-        >
-          <BankcardOutline />
-        </button>
-      </NavBarAction>
-      <WithdrawForm cur={cur} kind="bank" />
-    </div>
+    <QueryView query={currencies}>
+      {(list) => {
+        const cur = list.find((c) => c.is_fiat && c.can_withdraw) ?? currencies.byId(BANK_ID);
+        if (!cur?.can_withdraw) return <EmptyState text={t('common.noData')} />;
+
+        return (
+          <div className="v-wallet-page">
+            <NavBarAction>
+              <button
+                type="button"
+                className="v-wallet-navbar-icon"
+                aria-label={t('titles.bankCards')}
+                onClick={() => navigate(paths.bankCards)}
+              >
+                <BankcardOutline />
+              </button>
+            </NavBarAction>
+            <WithdrawForm cur={cur} kind="bank" />
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

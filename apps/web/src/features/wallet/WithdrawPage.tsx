@@ -2,8 +2,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { href } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryView } from '../../shared/ui/QueryView';
 import { USDT_ID } from './api';
 import { Chips } from './components/Chips';
 import { idParam, useCurrencies } from './components/hooks';
@@ -18,35 +17,40 @@ export default function WithdrawPage() {
   const [params, setParams] = useSearchParams();
   const currencies = useCurrencies();
 
-  if (currencies.isPending) return <PageLoading />;
-  if (currencies.isError)
-    return <ErrorState error={currencies.error} onRetry={() => void currencies.refetch()} />;
-  const coins = currencies.data.filter((c) => c.can_withdraw && !c.is_fiat);
-  const bank = currencies.data.find((c) => c.can_withdraw && c.is_fiat);
-  const wanted = idParam(params.get('currency_id'), USDT_ID);
-  const cur = coins.find((c) => c.id === wanted) ?? coins[0];
-
   return (
-    <div className="v-wallet-page">
-      <RecordsAction to={href('record', { tab: 'withdraw' })} label={t('titles.record')} />
-      <section className="v-wallet-card">
-        <Chips
-          legend={t('wallet.coin')}
-          options={[
-            ...coins.map((c) => ({ value: String(c.id), label: c.symbol })),
-            ...(bank ? [{ value: 'bank', label: t('withdraw.toBank') }] : []),
-          ]}
-          value={cur ? String(cur.id) : null}
-          onChange={(v) =>
-            v === 'bank' ? navigate(href('withdrawBank')) : setParams({ currency_id: v }, { replace: true })
-          }
-        />
-      </section>
-      {cur ? (
-        <WithdrawForm key={cur.id} cur={cur} kind="address" />
-      ) : (
-        <EmptyState text={t('common.noData')} />
-      )}
-    </div>
+    <QueryView query={currencies}>
+      {(list) => {
+        const coins = list.filter((c) => c.can_withdraw && !c.is_fiat);
+        const bank = list.find((c) => c.can_withdraw && c.is_fiat);
+        const wanted = idParam(params.get('currency_id'), USDT_ID);
+        const cur = coins.find((c) => c.id === wanted) ?? coins[0];
+
+        return (
+          <div className="v-wallet-page">
+            <RecordsAction to={href('record', { tab: 'withdraw' })} label={t('titles.record')} />
+            <section className="v-wallet-card">
+              <Chips
+                legend={t('wallet.coin')}
+                options={[
+                  ...coins.map((c) => ({ value: String(c.id), label: c.symbol })),
+                  ...(bank ? [{ value: 'bank', label: t('withdraw.toBank') }] : []),
+                ]}
+                value={cur ? String(cur.id) : null}
+                onChange={(v) =>
+                  v === 'bank'
+                    ? navigate(href('withdrawBank'))
+                    : setParams({ currency_id: v }, { replace: true })
+                }
+              />
+            </section>
+            {cur ? (
+              <WithdrawForm key={cur.id} cur={cur} kind="address" />
+            ) : (
+              <EmptyState text={t('common.noData')} />
+            )}
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import { QueryView } from './QueryView';
+import { allOf, QueryView } from './QueryView';
 
 type Q = Parameters<typeof QueryView<string[]>>[0]['query'];
 const query = (q: Partial<Q>): Q => ({
@@ -51,10 +51,47 @@ describe('QueryView: a page query in its states', () => {
     expect(refetch).toHaveBeenCalledTimes(1);
   });
 
-  it('renders nothing of the data while loading', () => {
+  it('shows grey rows, not a spinner, while a list loads, and nothing of the data', () => {
     const children = vi.fn(rows);
-    render(<QueryView query={query({ isPending: true })}>{children}</QueryView>);
+    const { container } = render(
+      <QueryView query={query({ isPending: true })} rows={3}>
+        {children}
+      </QueryView>,
+    );
     expect(children).not.toHaveBeenCalled();
     expect(screen.queryByRole('alert')).toBeNull();
+    expect(screen.getByRole('status', { name: 'Loading…' }).getAttribute('aria-busy')).toBe('true');
+    expect(container.querySelectorAll('.adm-skeleton')).toHaveLength(3);
+    expect(container.querySelector('.v-spinner')).toBeNull();
+  });
+});
+
+describe('allOf: several queries shown as one', () => {
+  it('waits for every query, then hands their data over in order', () => {
+    const pending = allOf(query({ data: ['BTC'] }), query({ isPending: true }));
+    expect(pending.isPending).toBe(true);
+    const done = allOf(query({ data: ['BTC'] }), query({ data: ['ETH'] }));
+    expect(done.isPending).toBe(false);
+    expect(done.data).toEqual([['BTC'], ['ETH']]);
+  });
+
+  it('shows the first failure, and "Try again" retries only the queries that failed', () => {
+    const okRefetch = vi.fn();
+    const failedRefetch = vi.fn();
+    render(
+      <QueryView
+        query={allOf(
+          query({ data: ['BTC'], refetch: okRefetch }),
+          query({ isError: true, error: new Error('Network busy'), refetch: failedRefetch }),
+          query({ isPending: true }),
+        )}
+      >
+        {() => 'loaded'}
+      </QueryView>,
+    );
+    expect(screen.getByRole('alert').textContent).toContain('Network busy');
+    fireEvent.click(screen.getByRole('button', { name: 'Try again' }));
+    expect(failedRefetch).toHaveBeenCalledTimes(1);
+    expect(okRefetch).not.toHaveBeenCalled();
   });
 });

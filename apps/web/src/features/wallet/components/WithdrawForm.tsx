@@ -8,10 +8,9 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../../../shared/api';
 import { formatAmount, isGreater, isLess, minusFloor, parseAmount, plus } from '../../../shared/money';
 import { href } from '../../../shared/paths';
-import { ErrorState } from '../../../shared/ui/ErrorState';
 import { FundPasscode } from '../../../shared/ui/FundPasscode';
 import { OptionSheet } from '../../../shared/ui/OptionSheet';
-import { PageLoading } from '../../../shared/ui/PageLoading';
+import { QueryView } from '../../../shared/ui/QueryView';
 import { isFundPassword } from '../../../shared/validation';
 import { addressesQuery, bankCardsQuery, walletKeys, withdraw, withdrawInfoQuery } from '../api';
 import { AmountInput } from './AmountInput';
@@ -65,223 +64,226 @@ export function WithdrawForm({ cur, kind }: Props) {
     },
   });
 
-  if (info.isPending) return <PageLoading />;
-  if (info.isError) return <ErrorState error={info.error} onRetry={() => void info.refetch()} />;
-  const w = info.data;
-  const d = w.decimals;
-  const options =
-    kind === 'address'
-      ? (addresses.data ?? [])
-          .filter((a) => a.currency_id === cur.id)
-          .map((a) => ({
-            value: a.id,
-            label: a.remark ? `${a.remark} · ${a.chain}` : a.chain,
-            description: <span className="v-wallet-mono v-wallet-break">{a.address}</span>,
-          }))
-      : (cards.data ?? []).map((c) => ({
-          value: c.id,
-          label: `${c.bank_name} ${c.card_number_masked}`,
-          description: c.holder_name,
-        }));
-  const chosen = options.find((o) => o.value === destination) ?? options[0];
-  const listLoaded = kind === 'address' ? addresses.isSuccess : cards.isSuccess;
-
-  const parsed = parseAmount(amount, d);
-  const total = parsed ? plus(parsed, w.withdraw_fee) : null;
-  const most = minusFloor(w.available, w.withdraw_fee);
-  const belowMin = parsed !== null && isLess(parsed, w.min_withdraw);
-  const tooMuch = total !== null && isGreater(total, w.available);
-  const fmt = (v: string) => `${formatAmount(v, d)} ${w.symbol}`;
-
-  const submit = () =>
-    run(async () => {
-      // spec §5, in its order: where to, how much, the fund password, identity, a fund password set
-      if (listLoaded && !chosen) return promptDestination(t, navigate, kind, addTo);
-      if (!parsed) {
-        Toast.show({ content: t('wallet.amountRequired') });
-        return;
-      }
-      if (belowMin) {
-        Toast.show({ content: t('withdraw.belowMin', { min: fmt(w.min_withdraw) }) });
-        return;
-      }
-      if (tooMuch) {
-        Toast.show({ content: t('wallet.insufficient') });
-        return;
-      }
-      if (!w.verified) return promptVerification(t, navigate);
-      if (!w.has_fund_password) return promptFundPassword(t, navigate);
-      if (!isFundPassword(password)) {
-        Toast.show({ content: t('withdraw.fundPasswordRequired') });
-        return;
-      }
-      if (!chosen || !total) return;
-      const ok = await Dialog.confirm({
-        title: t('withdraw.confirmTitle'),
-        content: (
-          <InfoRows
-            rows={[
-              { label: t('withdraw.to'), value: chosen.label },
-              { label: t('withdraw.receive'), value: fmt(parsed) },
-              { label: t('withdraw.fee'), value: fmt(w.withdraw_fee) },
-              { label: t('withdraw.total'), value: fmt(total), tone: 'strong' },
-            ]}
-          />
-        ),
-        confirmText: t('common.confirm'),
-        cancelText: t('common.cancel'),
-      });
-      if (!ok) return;
-      const body: WithdrawBody = {
-        currency_id: String(cur.id),
-        amount: parsed,
-        fund_password: password,
-        ...(kind === 'address'
-          ? { address_id: String(chosen.value) }
-          : { bank_card_id: String(chosen.value) }),
-        ...(remark.trim() ? { remark: remark.trim() } : {}),
-      };
-      await mutation.mutateAsync(body).catch(() => {});
-    });
-
-  const busy = confirming || mutation.isPending;
-
   return (
-    <>
-      {!w.verified && (
-        <button
-          type="button"
-          className="v-wallet-banner v-wallet-banner--warn"
-          onClick={() => void promptVerification(t, navigate)}
-        >
-          {t('withdraw.notVerifiedBanner')}
-        </button>
-      )}
-      {w.verified && !w.has_fund_password && (
-        <button
-          type="button"
-          className="v-wallet-banner v-wallet-banner--warn"
-          onClick={() => void promptFundPassword(t, navigate)}
-        >
-          {t('withdraw.fundPasswordBanner')}
-        </button>
-      )}
-      <section className="v-wallet-card v-wallet-field-card">
-        <span className="v-wallet-field-card__label">
-          {kind === 'address' ? t('withdraw.address') : t('withdraw.bankCard')}
-        </span>
-        {listLoaded && options.length === 0 ? (
-          <button
-            type="button"
-            className="v-wallet-select v-wallet-select--empty"
-            onClick={() => navigate(addTo)}
-          >
-            <span>{kind === 'address' ? t('withdraw.addressFirst') : t('withdraw.bankCardFirst')}</span>
-            <DownOutline />
-          </button>
-        ) : (
-          <button
-            type="button"
-            className="v-wallet-select"
-            onClick={() => setSheet(true)}
-            data-testid="withdraw-destination"
-          >
-            <span className="v-wallet-select__text">
-              <strong>{chosen?.label ?? '—'}</strong>
-              {chosen?.description && <small>{chosen.description}</small>}
-            </span>
-            <DownOutline />
-          </button>
-        )}
+    <QueryView query={info}>
+      {(w) => {
+        const d = w.decimals;
+        const options =
+          kind === 'address'
+            ? (addresses.data ?? [])
+                .filter((a) => a.currency_id === cur.id)
+                .map((a) => ({
+                  value: a.id,
+                  label: a.remark ? `${a.remark} · ${a.chain}` : a.chain,
+                  description: <span className="v-wallet-mono v-wallet-break">{a.address}</span>,
+                }))
+            : (cards.data ?? []).map((c) => ({
+                value: c.id,
+                label: `${c.bank_name} ${c.card_number_masked}`,
+                description: c.holder_name,
+              }));
+        const chosen = options.find((o) => o.value === destination) ?? options[0];
+        const listLoaded = kind === 'address' ? addresses.isSuccess : cards.isSuccess;
 
-        <label className="v-wallet-field-card__label" htmlFor="withdraw-amount">
-          {t('withdraw.amount')}
-        </label>
-        <AmountInput
-          id="withdraw-amount"
-          value={amount}
-          onChange={setAmount}
-          decimals={d}
-          symbol={w.symbol}
-          all={isGreater(most, '0') ? formatAmount(most, d, { group: false }) : null}
-          placeholder={t('withdraw.amountPlaceholder', { min: formatAmount(w.min_withdraw, d) })}
-        />
-        <p className="v-wallet-field-card__hint">
-          {t('wallet.availableAmount', { amount: formatAmount(w.available, d), symbol: w.symbol })}
-        </p>
-        {belowMin && (
-          <p className="v-wallet-warning" role="alert">
-            {t('withdraw.belowMin', { min: fmt(w.min_withdraw) })}
-          </p>
-        )}
-        {tooMuch && (
-          <p className="v-wallet-warning" role="alert">
-            {t('wallet.insufficient')}
-          </p>
-        )}
+        const parsed = parseAmount(amount, d);
+        const total = parsed ? plus(parsed, w.withdraw_fee) : null;
+        const most = minusFloor(w.available, w.withdraw_fee);
+        const belowMin = parsed !== null && isLess(parsed, w.min_withdraw);
+        const tooMuch = total !== null && isGreater(total, w.available);
+        const fmt = (v: string) => `${formatAmount(v, d)} ${w.symbol}`;
 
-        <label className="v-wallet-field-card__label" htmlFor="withdraw-remark">
-          {t('withdraw.remark')}
-        </label>
-        <div className="v-wallet-amount">
-          <Input
-            id="withdraw-remark"
-            className="v-wallet-amount__input"
-            maxLength={100}
-            value={remark}
-            onChange={setRemark}
-            placeholder={t('withdraw.remarkPlaceholder')}
-          />
-        </div>
+        const submit = () =>
+          run(async () => {
+            // spec §5, in its order: where to, how much, the fund password, identity, a fund password set
+            if (listLoaded && !chosen) return promptDestination(t, navigate, kind, addTo);
+            if (!parsed) {
+              Toast.show({ content: t('wallet.amountRequired') });
+              return;
+            }
+            if (belowMin) {
+              Toast.show({ content: t('withdraw.belowMin', { min: fmt(w.min_withdraw) }) });
+              return;
+            }
+            if (tooMuch) {
+              Toast.show({ content: t('wallet.insufficient') });
+              return;
+            }
+            if (!w.verified) return promptVerification(t, navigate);
+            if (!w.has_fund_password) return promptFundPassword(t, navigate);
+            if (!isFundPassword(password)) {
+              Toast.show({ content: t('withdraw.fundPasswordRequired') });
+              return;
+            }
+            if (!chosen || !total) return;
+            const ok = await Dialog.confirm({
+              title: t('withdraw.confirmTitle'),
+              content: (
+                <InfoRows
+                  rows={[
+                    { label: t('withdraw.to'), value: chosen.label },
+                    { label: t('withdraw.receive'), value: fmt(parsed) },
+                    { label: t('withdraw.fee'), value: fmt(w.withdraw_fee) },
+                    { label: t('withdraw.total'), value: fmt(total), tone: 'strong' },
+                  ]}
+                />
+              ),
+              confirmText: t('common.confirm'),
+              cancelText: t('common.cancel'),
+            });
+            if (!ok) return;
+            const body: WithdrawBody = {
+              currency_id: String(cur.id),
+              amount: parsed,
+              fund_password: password,
+              ...(kind === 'address'
+                ? { address_id: String(chosen.value) }
+                : { bank_card_id: String(chosen.value) }),
+              ...(remark.trim() ? { remark: remark.trim() } : {}),
+            };
+            await mutation.mutateAsync(body).catch(() => {});
+          });
 
-        <span className="v-wallet-field-card__label">{t('withdraw.fundPassword')}</span>
-        <FundPasscode value={password} onChange={setPassword} />
-      </section>
+        const busy = confirming || mutation.isPending;
 
-      <InfoRows
-        className="v-wallet-card"
-        rows={[
-          { label: t('withdraw.fee'), value: fmt(w.withdraw_fee) },
-          { label: t('withdraw.total'), value: total ? fmt(total) : '—', tone: 'strong' },
-          { label: t('withdraw.arrival'), value: w.arrival_text },
-          {
-            label: t('withdraw.todayLeft'),
-            value: t('withdraw.todayLeftValue', { left: w.withdrawals_left, max: w.daily_limit }),
-          },
-        ]}
-      />
+        return (
+          <>
+            {!w.verified && (
+              <button
+                type="button"
+                className="v-wallet-banner v-wallet-banner--warn"
+                onClick={() => void promptVerification(t, navigate)}
+              >
+                {t('withdraw.notVerifiedBanner')}
+              </button>
+            )}
+            {w.verified && !w.has_fund_password && (
+              <button
+                type="button"
+                className="v-wallet-banner v-wallet-banner--warn"
+                onClick={() => void promptFundPassword(t, navigate)}
+              >
+                {t('withdraw.fundPasswordBanner')}
+              </button>
+            )}
+            <section className="v-wallet-card v-wallet-field-card">
+              <span className="v-wallet-field-card__label">
+                {kind === 'address' ? t('withdraw.address') : t('withdraw.bankCard')}
+              </span>
+              {listLoaded && options.length === 0 ? (
+                <button
+                  type="button"
+                  className="v-wallet-select v-wallet-select--empty"
+                  onClick={() => navigate(addTo)}
+                >
+                  <span>{kind === 'address' ? t('withdraw.addressFirst') : t('withdraw.bankCardFirst')}</span>
+                  <DownOutline />
+                </button>
+              ) : (
+                <button
+                  type="button"
+                  className="v-wallet-select"
+                  onClick={() => setSheet(true)}
+                  data-testid="withdraw-destination"
+                >
+                  <span className="v-wallet-select__text">
+                    <strong>{chosen?.label ?? '—'}</strong>
+                    {chosen?.description && <small>{chosen.description}</small>}
+                  </span>
+                  <DownOutline />
+                </button>
+              )}
 
-      <div className="v-wallet-actions">
-        <Button
-          block
-          color="primary"
-          size="large"
-          disabled={busy || !w.can_withdraw || w.withdrawals_left <= 0}
-          loading={mutation.isPending}
-          onClick={() => void submit()}
-        >
-          {w.withdrawals_left <= 0 ? t('withdraw.limitReached') : t('withdraw.submit')}
-        </Button>
-      </div>
-      <p className="v-wallet-page-note">
-        {t('withdraw.note', { min: fmt(w.min_withdraw), max: w.daily_limit })}
-      </p>
+              <label className="v-wallet-field-card__label" htmlFor="withdraw-amount">
+                {t('withdraw.amount')}
+              </label>
+              <AmountInput
+                id="withdraw-amount"
+                value={amount}
+                onChange={setAmount}
+                decimals={d}
+                symbol={w.symbol}
+                all={isGreater(most, '0') ? formatAmount(most, d, { group: false }) : null}
+                placeholder={t('withdraw.amountPlaceholder', { min: formatAmount(w.min_withdraw, d) })}
+              />
+              <p className="v-wallet-field-card__hint">
+                {t('wallet.availableAmount', { amount: formatAmount(w.available, d), symbol: w.symbol })}
+              </p>
+              {belowMin && (
+                <p className="v-wallet-warning" role="alert">
+                  {t('withdraw.belowMin', { min: fmt(w.min_withdraw) })}
+                </p>
+              )}
+              {tooMuch && (
+                <p className="v-wallet-warning" role="alert">
+                  {t('wallet.insufficient')}
+                </p>
+              )}
 
-      <OptionSheet
-        visible={sheet}
-        title={kind === 'address' ? t('withdraw.chooseAddress') : t('withdraw.chooseBankCard')}
-        options={options}
-        value={chosen?.value ?? null}
-        onSelect={setDestination}
-        onClose={() => setSheet(false)}
-        footer={
-          <div className="v-wallet-sheet-footer">
-            <Button block fill="outline" color="primary" onClick={() => navigate(addTo)}>
-              {kind === 'address' ? t('address.add') : t('bank.add')}
-            </Button>
-          </div>
-        }
-      />
-    </>
+              <label className="v-wallet-field-card__label" htmlFor="withdraw-remark">
+                {t('withdraw.remark')}
+              </label>
+              <div className="v-wallet-amount">
+                <Input
+                  id="withdraw-remark"
+                  className="v-wallet-amount__input"
+                  maxLength={100}
+                  value={remark}
+                  onChange={setRemark}
+                  placeholder={t('withdraw.remarkPlaceholder')}
+                />
+              </div>
+
+              <span className="v-wallet-field-card__label">{t('withdraw.fundPassword')}</span>
+              <FundPasscode value={password} onChange={setPassword} />
+            </section>
+
+            <InfoRows
+              className="v-wallet-card"
+              rows={[
+                { label: t('withdraw.fee'), value: fmt(w.withdraw_fee) },
+                { label: t('withdraw.total'), value: total ? fmt(total) : '—', tone: 'strong' },
+                { label: t('withdraw.arrival'), value: w.arrival_text },
+                {
+                  label: t('withdraw.todayLeft'),
+                  value: t('withdraw.todayLeftValue', { left: w.withdrawals_left, max: w.daily_limit }),
+                },
+              ]}
+            />
+
+            <div className="v-wallet-actions">
+              <Button
+                block
+                color="primary"
+                size="large"
+                disabled={busy || !w.can_withdraw || w.withdrawals_left <= 0}
+                loading={mutation.isPending}
+                onClick={() => void submit()}
+              >
+                {w.withdrawals_left <= 0 ? t('withdraw.limitReached') : t('withdraw.submit')}
+              </Button>
+            </div>
+            <p className="v-wallet-page-note">
+              {t('withdraw.note', { min: fmt(w.min_withdraw), max: w.daily_limit })}
+            </p>
+
+            <OptionSheet
+              visible={sheet}
+              title={kind === 'address' ? t('withdraw.chooseAddress') : t('withdraw.chooseBankCard')}
+              options={options}
+              value={chosen?.value ?? null}
+              onSelect={setDestination}
+              onClose={() => setSheet(false)}
+              footer={
+                <div className="v-wallet-sheet-footer">
+                  <Button block fill="outline" color="primary" onClick={() => navigate(addTo)}>
+                    {kind === 'address' ? t('address.add') : t('bank.add')}
+                  </Button>
+                </div>
+              }
+            />
+          </>
+        );
+      }}
+    </QueryView>
   );
 }
