@@ -17,6 +17,9 @@
  *                streams by the server in a child process (feed, market maker and a light order
  *                load running), beside a bare Socket.IO server sending the same payloads at the
  *                same rates to the same clients; at the default MARKET_PUBLISH_MS and at 25 ms.
+ *   options    — 10,000 timed options due in the same second settled through the ledger: one
+ *                pass of the settlement job, its lateness on its timer beside a feed, and one
+ *                transaction per order as the peer; PGlite and PostgreSQL.
  *   contract   — index ticks per second through the contract trigger index with 100,000 open
  *                positions, beside a scan of every position per tick.
  */
@@ -28,7 +31,7 @@ const onlyAt = args.indexOf('--only');
 const onlyArg =
   args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (onlyAt >= 0 ? args[onlyAt + 1] : '');
 const only = new Set((onlyArg ?? '').split(',').filter(Boolean));
-const SECTIONS = ['first-load', 'engine', 'http-orders', 'fanout', 'contract'];
+const SECTIONS = ['first-load', 'engine', 'http-orders', 'fanout', 'contract', 'options'];
 for (const s of only) {
   if (!SECTIONS.includes(s)) {
     console.error(`Unknown section "${s}": choose among ${SECTIONS.join(', ')}`);
@@ -262,6 +265,34 @@ if (runs('contract')) {
     `  trigger index  ${Math.round(c.ticksPerS).toLocaleString('en').padStart(9)} ticks/s  (${Math.round(c.ticksPerCpuS).toLocaleString('en')} per CPU second; goal ≥ 100,000: ${c.ticksPerS >= 100_000 ? 'met' : 'NOT met'}); ${c.fired.toLocaleString('en')} closes in ${c.ticks.toLocaleString('en')} ticks, each reopened`,
   );
   console.log(`  scan of every position per tick (peer)  ${Math.round(c.peerTicksPerS).toLocaleString('en')} ticks/s`);
+}
+
+if (runs('options')) {
+  const { optionsBench } = await import('./bench/options.ts');
+  const url = process.env.DATABASE_URL || 'postgres://postgres@127.0.0.1:5432/postgres';
+  console.log('\nOption settlement: 10,000 orders of 1,000 users due in the same second, through the ledger');
+  for (const db of ['pglite', 'postgres'] as const) {
+    try {
+      const r = await optionsBench({ db, url, peer: true });
+      // the keys without a suffix are the embedded database's (what `npm start` runs on)
+      const k = db === 'pglite' ? '' : '_postgres';
+      figures[`options_settle_10k_ms${k}`] = Math.round(r.settle10kMs);
+      figures[`options_settle_p50_late_ms${k}`] = r.p50LateMs;
+      figures[`options_settle_p99_late_ms${k}`] = r.p99LateMs;
+      if (r.peer10kMs !== null) figures[`options_settle_peer_10k_ms${k}`] = Math.round(r.peer10kMs);
+      console.log(
+        `  ${db.padEnd(8)} one pass ${Math.round(r.settle10kMs).toLocaleString('en').padStart(6)} ms (goal < 1,000: ${r.settle10kMs < 1000 ? 'met' : 'NOT met'}; ` +
+          `${Object.entries(r.results).map(([k2, n]) => `${n} ${k2}`).join(', ')}; ledger ${r.ledgerClean ? 'verifies' : 'DOES NOT verify'})`,
+      );
+      console.log(
+        `           on the job's timer, a tick every 250 ms: settled after it could be p50 ${r.p50LateMs} ms  p99 ${r.p99LateMs} ms  max ${r.maxLateMs} ms`,
+      );
+      if (r.peer10kMs !== null)
+        console.log(`           peer, one transaction per order: ${Math.round(r.peer10kMs).toLocaleString('en')} ms for 10,000`);
+    } catch (e) {
+      console.log(`  ${db}: not measured (${(e as Error).message.split('\n')[0]})`);
+    }
+  }
 }
 
 if (json) console.log(JSON.stringify(figures));

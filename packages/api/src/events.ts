@@ -36,3 +36,26 @@ export const SpotEvents = {
   /** Payload SpotOrder: after every change of one of the user's orders (placed, filled, cancelled). */
   order: 'order',
 } as const;
+
+/**
+ * Timed options. `option` goes to the user's own room after a purchase and after its delivery;
+ * `option_tick` to the public stream `option:<symbol>`, one per recorded index tick (the price a
+ * waiting option is compared with).
+ */
+export const OptionEvents = {
+  /** Payload OptionOrder. */
+  order: 'option',
+  /** Payload OptionTickMessage. */
+  tick: 'option_tick',
+} as const;
+
+export const OptionStreams = {
+  index: (symbol: string) => `option:${symbol}`,
+} as const;
+
+export interface OptionTickMessage {
+  symbol: string;
+  price: string;
+  /** When the tick was recorded, ms since 1970. */
+  time: number;
+}

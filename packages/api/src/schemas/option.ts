@@ -99,26 +99,3 @@ export const OptionOrderPage = Type.Object({
   total: Type.Integer(),
 });
 export type OptionOrderPage = Static<typeof OptionOrderPage>;
-
-/**
- * Option events over Socket.IO. `option` goes to the user's own room (joined with a session
- * token) after a purchase and after its delivery; `option_tick` to the public stream
- * `option:<symbol>`, one per recorded index tick (the price the countdown compares with).
- */
-export const OptionEvents = {
-  /** Payload OptionOrder. */
-  order: 'option',
-  /** Payload OptionTickMessage. */
-  tick: 'option_tick',
-} as const;
-
-export const OptionStreams = {
-  index: (symbol: string) => `option:${symbol}`,
-} as const;
-
-export interface OptionTickMessage {
-  symbol: string;
-  price: string;
-  /** When the tick was recorded, ms since 1970. */
-  time: number;
-}
