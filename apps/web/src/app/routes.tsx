@@ -50,6 +50,7 @@ const VerificationAdvanced = lazyPage(() => import('../features/verification/Ver
 
 const MarketList = lazyPage(() => import('../features/market/MarketListPage'));
 const Kline = lazyPage(() => import('../features/market/KlinePage'));
+const Lever = lazyPage(() => import('../features/contract/LeverPage'));
 
 const PreviewImage = lazyPage(() => import('../features/system/PreviewImagePage'));
 const ChooseLocation = lazyPage<object>(() =>
@@ -93,6 +94,7 @@ const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
   verificationAdvanced: VerificationAdvanced,
   trade: MarketList,
   kline: Kline,
+  lever: Lever,
   previewImage: PreviewImage,
   chooseLocation: ChooseLocation,
   openLocation: OpenLocation,
