@@ -2,6 +2,7 @@ import { BANK_CARDS_MAX, type BankCard, type BankCardBody } from '@verdant/api';
 import { electronicFormatIBAN, isValidBIC, isValidIBAN } from 'ibantools';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { lockUser } from '../user/service.ts';
 
@@ -206,7 +207,7 @@ export function bankService(ctx: AppContext) {
         });
       } catch (e) {
         // the same number on another of the user's cards (an update onto an existing number)
-        if ((e as { code?: string }).code === '23505') throw duplicate();
+        if (isUniqueViolation(e)) throw duplicate();
         throw e;
       }
     },

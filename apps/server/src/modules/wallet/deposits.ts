@@ -4,8 +4,6 @@ import {
   type DepositRecord,
   type DepositRequestBody,
   type Lang,
-  MONEY_REQUEST_DISPLAY,
-  type MoneyRequestState,
   Paths,
   type WalletPageQuery,
 } from '@verdant/api';
@@ -15,31 +13,20 @@ import { AppError, invalid } from '../../http/errors.ts';
 import { type Currency, currenciesById } from '../../ledger/currencies.ts';
 import { addressFor, chainFamily } from './addresses.ts';
 import { depositPath } from './keys.ts';
+import type { DepositRow } from './review.ts';
 import {
   assertCurrencyOpen,
   assertMinimum,
   chainOf,
   currencyOf,
-  iso,
-  isoOrNull,
   parseAmount,
+  reviewState,
   show,
-  statusText,
   type WalletDeps,
 } from './shared.ts';
 
-interface DepositListRow {
-  id: number;
-  currency_id: number;
-  chain: string | null;
-  address: string | null;
-  amount: string;
-  image: string;
-  status: MoneyRequestState;
-  reject_reason: string | null;
-  created_at: Date;
-  reviewed_at: Date | null;
-}
+/** A deposit as the user's records read it. */
+type DepositListRow = Omit<DepositRow, 'user_id' | 'reviewed_by'>;
 
 const DEPOSIT_LIST = `SELECT id, currency_id, chain, address, amount::text AS amount, image, status, reject_reason,
     created_at, reviewed_at
@@ -55,12 +42,7 @@ function toRecord(r: DepositListRow, cur: Currency, lang: Lang): DepositRecord {
     amount: show(r.amount, cur.decimals),
     image: r.image,
     image_url: `/api/${Paths.upload}/${r.image}`,
-    status: r.status,
-    status_code: MONEY_REQUEST_DISPLAY[r.status],
-    status_text: statusText(lang, r.status),
-    reject_reason: r.reject_reason,
-    created_at: iso(r.created_at),
-    reviewed_at: isoOrNull(r.reviewed_at),
+    ...reviewState(r, lang),
   };
 }
 

@@ -4,7 +4,7 @@ import type { Queryable } from '../../db/client.ts';
 import { canon } from '../../db/values.ts';
 import { AppError } from '../../http/errors.ts';
 import { parseReason, parseTxRef } from '../../http/parse.ts';
-import { post } from '../../ledger/ledger.ts';
+import { type Posting, post } from '../../ledger/ledger.ts';
 import { negate, parseId, spot } from './shared.ts';
 
 // Review functions for the operators' module: each runs inside the caller's transaction.
@@ -72,6 +72,33 @@ async function lockPending<T extends { status: MoneyRequestState }>(
   return row;
 }
 
+interface Decision<T> {
+  status: 'approved' | 'rejected';
+  /** What the decision records beside the status: the payout reference or the rejection reason. */
+  note?: { column: 'tx_ref' | 'reject_reason'; value: string };
+  /** The posting that moves the money, when the decision moves any. */
+  posting?: (row: T) => Omit<Posting, 'refId' | 'operatorId'>;
+}
+
+/** One review: lock the pending request, post its money, record who decided what. */
+async function decide<T extends { id: number; status: MoneyRequestState; amount: string; fee?: string }>(
+  q: Queryable,
+  table: 'deposits' | 'withdrawals',
+  columns: string,
+  idInput: number,
+  operatorId: number,
+  d: Decision<T>,
+): Promise<T> {
+  const row = await lockPending<T>(q, table, columns, idInput);
+  if (d.posting) await post(q, { ...d.posting(row), refId: row.id, operatorId });
+  const [after] = await q.query<T>(
+    `UPDATE ${table} SET status = $3, ${d.note ? `${d.note.column} = $4, ` : ''}reviewed_by = $2, reviewed_at = now()
+      WHERE id = $1 RETURNING ${columns}`,
+    d.note ? [row.id, operatorId, d.status, d.note.value] : [row.id, operatorId, d.status],
+  );
+  return canonRow(after!);
+}
+
 /**
  * Approves a pending deposit inside the caller's transaction: one posting credits the user's
  * spot account from the house 'deposits' account. Throws ALREADY_REVIEWED when not pending.
@@ -81,23 +108,17 @@ export async function approveDeposit(
   depositId: number,
   operatorId: number,
 ): Promise<DepositRow> {
-  const d = await lockPending<DepositRow>(q, 'deposits', DEPOSIT_ROW, depositId);
-  await post(q, {
-    reason: 'deposit',
-    refType: 'deposit',
-    refId: d.id,
-    operatorId,
-    legs: [
-      { account: spot(d.user_id, d.currency_id), available: d.amount },
-      { account: { house: 'deposits', currencyId: d.currency_id }, available: negate(d.amount) },
-    ],
+  return decide<DepositRow>(q, 'deposits', DEPOSIT_ROW, depositId, operatorId, {
+    status: 'approved',
+    posting: (d) => ({
+      reason: 'deposit',
+      refType: 'deposit',
+      legs: [
+        { account: spot(d.user_id, d.currency_id), available: d.amount },
+        { account: { house: 'deposits', currencyId: d.currency_id }, available: negate(d.amount) },
+      ],
+    }),
   });
-  const [row] = await q.query<DepositRow>(
-    `UPDATE deposits SET status = 'approved', reviewed_by = $2, reviewed_at = now() WHERE id = $1
-     RETURNING ${DEPOSIT_ROW}`,
-    [d.id, operatorId],
-  );
-  return canonRow(row!);
 }
 
 /** Rejects a pending deposit with a reason (nothing was credited, so no money moves). */
@@ -108,13 +129,10 @@ export async function rejectDeposit(
   reason: string,
 ): Promise<DepositRow> {
   const why = parseReason(reason, REASON_KEYS);
-  const d = await lockPending<DepositRow>(q, 'deposits', DEPOSIT_ROW, depositId);
-  const [row] = await q.query<DepositRow>(
-    `UPDATE deposits SET status = 'rejected', reject_reason = $3, reviewed_by = $2, reviewed_at = now()
-      WHERE id = $1 RETURNING ${DEPOSIT_ROW}`,
-    [d.id, operatorId, why],
-  );
-  return canonRow(row!);
+  return decide<DepositRow>(q, 'deposits', DEPOSIT_ROW, depositId, operatorId, {
+    status: 'rejected',
+    note: { column: 'reject_reason', value: why },
+  });
 }
 
 /**
@@ -129,24 +147,19 @@ export async function approveWithdrawal(
   txRef: string,
 ): Promise<WithdrawalRow> {
   const ref = parseTxRef(txRef, TX_REF_KEYS);
-  const w = await lockPending<WithdrawalRow>(q, 'withdrawals', WITHDRAWAL_ROW, id);
-  await post(q, {
-    reason: 'withdraw',
-    refType: 'withdrawal',
-    refId: w.id,
-    operatorId,
-    legs: [
-      { account: spot(w.user_id, w.currency_id), frozen: negate(addDecimal(w.amount, w.fee)) },
-      { account: { house: 'withdrawals', currencyId: w.currency_id }, available: w.amount },
-      { account: { house: 'fees', currencyId: w.currency_id }, available: w.fee },
-    ],
+  return decide<WithdrawalRow>(q, 'withdrawals', WITHDRAWAL_ROW, id, operatorId, {
+    status: 'approved',
+    note: { column: 'tx_ref', value: ref },
+    posting: (w) => ({
+      reason: 'withdraw',
+      refType: 'withdrawal',
+      legs: [
+        { account: spot(w.user_id, w.currency_id), frozen: negate(addDecimal(w.amount, w.fee)) },
+        { account: { house: 'withdrawals', currencyId: w.currency_id }, available: w.amount },
+        { account: { house: 'fees', currencyId: w.currency_id }, available: w.fee },
+      ],
+    }),
   });
-  const [row] = await q.query<WithdrawalRow>(
-    `UPDATE withdrawals SET status = 'approved', tx_ref = $3, reviewed_by = $2, reviewed_at = now()
-      WHERE id = $1 RETURNING ${WITHDRAWAL_ROW}`,
-    [w.id, operatorId, ref],
-  );
-  return canonRow(row!);
 }
 
 /** Rejects a pending withdrawal: one posting unfreezes amount + fee back to available. */
@@ -157,19 +170,16 @@ export async function rejectWithdrawal(
   reason: string,
 ): Promise<WithdrawalRow> {
   const why = parseReason(reason, REASON_KEYS);
-  const w = await lockPending<WithdrawalRow>(q, 'withdrawals', WITHDRAWAL_ROW, id);
-  const total = addDecimal(w.amount, w.fee);
-  await post(q, {
-    reason: 'withdraw_reject',
-    refType: 'withdrawal',
-    refId: w.id,
-    operatorId,
-    legs: [{ account: spot(w.user_id, w.currency_id), available: total, frozen: negate(total) }],
+  return decide<WithdrawalRow>(q, 'withdrawals', WITHDRAWAL_ROW, id, operatorId, {
+    status: 'rejected',
+    note: { column: 'reject_reason', value: why },
+    posting: (w) => {
+      const total = addDecimal(w.amount, w.fee);
+      return {
+        reason: 'withdraw_reject',
+        refType: 'withdrawal',
+        legs: [{ account: spot(w.user_id, w.currency_id), available: total, frozen: negate(total) }],
+      };
+    },
   });
-  const [row] = await q.query<WithdrawalRow>(
-    `UPDATE withdrawals SET status = 'rejected', reject_reason = $3, reviewed_by = $2, reviewed_at = now()
-      WHERE id = $1 RETURNING ${WITHDRAWAL_ROW}`,
-    [w.id, operatorId, why],
-  );
-  return canonRow(row!);
 }

@@ -1,4 +1,10 @@
-import { type BankDetails, type Lang, type MoneyRequestState, WALLET_ACCOUNT_TYPES } from '@verdant/api';
+import {
+  type BankDetails,
+  type Lang,
+  MONEY_REQUEST_DISPLAY,
+  type MoneyRequestState,
+  WALLET_ACCOUNT_TYPES,
+} from '@verdant/api';
 import { compareDecimal, parseDecimal, subDecimal, truncateDecimal } from '@verdant/engine';
 import type { Db, Queryable } from '../../db/client.ts';
 import { AppError, invalid } from '../../http/errors.ts';
@@ -29,7 +35,7 @@ const MAX_AMOUNT = '1000000000000000';
 export const show = (v: string, decimals: number): string => truncateDecimal(v, decimals);
 export const negate = (v: string): string => subDecimal('0', v);
 export const iso = (d: Date | string): string => new Date(d).toISOString();
-export const isoOrNull = (d: Date | string | null): string | null => (d === null ? null : iso(d));
+const isoOrNull = (d: Date | string | null): string | null => (d === null ? null : iso(d));
 
 export const spot = (userId: number, currencyId: number): AccountRef => ({
   userId,
@@ -37,7 +43,20 @@ export const spot = (userId: number, currencyId: number): AccountRef => ({
   currencyId,
 });
 
-export const statusText = (lang: Lang, status: MoneyRequestState) => t(lang, `wallet.status.${status}`);
+/** Where a deposit or withdrawal stands in review, as the user's records show it. */
+export function reviewState(
+  r: { status: MoneyRequestState; reject_reason: string | null; created_at: Date; reviewed_at: Date | null },
+  lang: Lang,
+) {
+  return {
+    status: r.status,
+    status_code: MONEY_REQUEST_DISPLAY[r.status],
+    status_text: t(lang, `wallet.status.${r.status}`),
+    reject_reason: r.reject_reason,
+    created_at: iso(r.created_at),
+    reviewed_at: isoOrNull(r.reviewed_at),
+  };
+}
 
 /** A balance the user cannot cover: the wallet's own words for it. */
 export function insufficient(e: unknown): never {

@@ -1,8 +1,6 @@
 import {
   type BankCard,
   type Lang,
-  MONEY_REQUEST_DISPLAY,
-  type MoneyRequestState,
   WITHDRAWALS_PER_DAY,
   type WithdrawalLogQuery,
   type WithdrawalRecord,
@@ -17,20 +15,19 @@ import { t } from '../../i18n/index.ts';
 import { type Currency, currenciesById } from '../../ledger/currencies.ts';
 import { post } from '../../ledger/ledger.ts';
 import { userBalances } from '../../ledger/statement.ts';
+import type { WithdrawalRow } from './review.ts';
 import {
   assertCurrencyOpen,
   assertMinimum,
   currencyOf,
   insufficient,
-  iso,
-  isoOrNull,
   negate,
   parseAmount,
   parseId,
   parseRemark,
+  reviewState,
   show,
   spot,
-  statusText,
   type WalletDeps,
 } from './shared.ts';
 import { savedAddresses } from './withdraw-addresses.ts';
@@ -40,21 +37,8 @@ const ARRIVAL_KEY = 'wallet.arrival';
 /** Namespace of the per-user advisory lock that serialises a user's withdrawal requests. */
 const WITHDRAW_LOCK_NS = 7253;
 
-interface WithdrawalListRow {
-  id: number;
-  currency_id: number;
-  chain: string | null;
-  address: string | null;
-  bank_card_id: number | null;
-  amount: string;
-  fee: string;
-  remark: string | null;
-  status: MoneyRequestState;
-  tx_ref: string | null;
-  reject_reason: string | null;
-  created_at: Date;
-  reviewed_at: Date | null;
-}
+/** A withdrawal as the user's records read it. */
+type WithdrawalListRow = Omit<WithdrawalRow, 'user_id' | 'bank_snapshot' | 'reviewed_by'>;
 
 const WITHDRAWAL_LIST = `SELECT id, currency_id, chain, address, bank_card_id, amount::text AS amount,
     fee::text AS fee, remark, status, tx_ref, reject_reason, created_at, reviewed_at
@@ -80,13 +64,8 @@ function toRecord(r: WithdrawalListRow, cur: Currency, lang: Lang): WithdrawalRe
     fee: show(r.fee, cur.decimals),
     total: show(addDecimal(r.amount, r.fee), cur.decimals),
     remark: r.remark,
-    status: r.status,
-    status_code: MONEY_REQUEST_DISPLAY[r.status],
-    status_text: statusText(lang, r.status),
     tx_ref: r.tx_ref,
-    reject_reason: r.reject_reason,
-    created_at: iso(r.created_at),
-    reviewed_at: isoOrNull(r.reviewed_at),
+    ...reviewState(r, lang),
   };
 }
 
