@@ -21,9 +21,9 @@ import { href, loginHref } from '../../shared/paths';
 import { isLoggedIn, useSession } from '../../shared/session';
 import { useTheme } from '../../shared/theme';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
 import { NavBarAction } from '../../shared/ui/NavBarAction';
 import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryView } from '../../shared/ui/QueryView';
 import { dealQuery, tradeKeys } from './api';
 import {
   MAIN_INDICATORS,
@@ -117,182 +117,185 @@ export default function KlinePage() {
   useLiveOrders(loggedIn);
   const toggle = useToggleFavourite();
 
-  if (tickers.isPending) return <PageLoading />;
-  if (tickers.isError && !tickers.data)
-    return <ErrorState error={tickers.error} onRetry={() => void tickers.refetch()} />;
-  const market = tickers.data.find((m) => m.symbol === symbol);
-  if (!market)
-    return (
-      <div className="v-market-kline__missing">
-        <EmptyState text={t('market.notFound')} />
-        <Button size="small" color="primary" onClick={() => navigate(href('trade'))}>
-          {t('market.allMarkets')}
-        </Button>
-      </div>
-    );
-
-  const openForm = (s: OrderSide) => {
-    if (!loggedIn) {
-      navigate(loginHref(location.pathname + location.search));
-      return;
-    }
-    setLastSide(s);
-    setSide(s);
-  };
-
   return (
-    <div className="v-market-kline">
-      <NavBarAction>
-        <FavouriteStar
-          on={market.favourite}
-          name={market.name}
-          onToggle={() => void toggle(symbol, !market.favourite)}
-        />
-      </NavBarAction>
-      <div className="v-market-kline__title">
-        <h1>{market.name}</h1>
-      </div>
-      <TickerSummary market={market} />
+    <QueryView query={tickers}>
+      {(list) => {
+        const market = list.find((m) => m.symbol === symbol);
+        if (!market)
+          return (
+            <div className="v-market-kline__missing">
+              <EmptyState text={t('market.notFound')} />
+              <Button size="small" color="primary" onClick={() => navigate(href('trade'))}>
+                {t('market.allMarkets')}
+              </Button>
+            </div>
+          );
 
-      <div className="v-market-kline__intervals" role="tablist" aria-label={t('market.interval')}>
-        {CHART_INTERVALS.map((i) => (
-          <button
-            key={i}
-            type="button"
-            role="tab"
-            aria-selected={interval === i}
-            className={`v-market-kline__interval${interval === i ? ' is-active' : ''}`}
-            onClick={() => setIntervalChoice(i)}
-          >
-            {t(`market.intervals.${i}`)}
-          </button>
-        ))}
-      </div>
+        const openForm = (s: OrderSide) => {
+          if (!loggedIn) {
+            navigate(loginHref(location.pathname + location.search));
+            return;
+          }
+          setLastSide(s);
+          setSide(s);
+        };
 
-      <Suspense
-        fallback={
-          <div className="v-market-chart">
-            <PageLoading />
-          </div>
-        }
-      >
-        <CandleChart
-          symbol={symbol}
-          interval={interval}
-          pricePrecision={market.price_decimals}
-          volumePrecision={market.amount_decimals}
-          main={main}
-          sub={sub}
-          theme={theme}
-          lang={currentLang()}
-        />
-      </Suspense>
+        return (
+          <div className="v-market-kline">
+            <NavBarAction>
+              <FavouriteStar
+                on={market.favourite}
+                name={market.name}
+                onToggle={() => void toggle(symbol, !market.favourite)}
+              />
+            </NavBarAction>
+            <div className="v-market-kline__title">
+              <h1>{market.name}</h1>
+            </div>
+            <TickerSummary market={market} />
 
-      <div className="v-market-kline__indicators">
-        {MAIN_INDICATORS.map((n) => (
-          <button
-            key={n}
-            type="button"
-            aria-pressed={main === n}
-            className={`v-market-kline__ind${main === n ? ' is-active' : ''}`}
-            onClick={() => setMain(main === n ? null : n)}
-          >
-            {n}
-          </button>
-        ))}
-        <span className="v-market-kline__ind-sep" aria-hidden="true" />
-        {SUB_INDICATORS.map((n) => (
-          <button
-            key={n}
-            type="button"
-            aria-pressed={sub === n}
-            className={`v-market-kline__ind${sub === n ? ' is-active' : ''}`}
-            onClick={() => setSub(sub === n ? null : n)}
-          >
-            {n}
-          </button>
-        ))}
-      </div>
+            <div className="v-market-kline__intervals" role="tablist" aria-label={t('market.interval')}>
+              {CHART_INTERVALS.map((i) => (
+                <button
+                  key={i}
+                  type="button"
+                  role="tab"
+                  aria-selected={interval === i}
+                  className={`v-market-kline__interval${interval === i ? ' is-active' : ''}`}
+                  onClick={() => setIntervalChoice(i)}
+                >
+                  {t(`market.intervals.${i}`)}
+                </button>
+              ))}
+            </div>
 
-      <section className="v-market-kline__book">
-        <div className="v-market-tabs-row" role="tablist">
-          {(['depth', 'trades'] as const).map((k) => (
-            <button
-              key={k}
-              type="button"
-              role="tab"
-              aria-selected={book === k}
-              className={`v-market-tabs-row__tab${book === k ? ' is-active' : ''}`}
-              onClick={() => setBook(k)}
+            <Suspense
+              fallback={
+                <div className="v-market-chart">
+                  <PageLoading />
+                </div>
+              }
             >
-              {t(k === 'depth' ? 'market.depth' : 'market.trades')}
-            </button>
-          ))}
-        </div>
-        {deal.isPending ? (
-          <PageLoading />
-        ) : deal.isError && !deal.data ? (
-          <ErrorState error={deal.error} onRetry={() => void deal.refetch()} />
-        ) : book === 'depth' ? (
-          deal.data.depth.bids.length + deal.data.depth.asks.length === 0 ? (
-            <EmptyState text={t('common.noData')} />
-          ) : (
-            <DepthBook
-              depth={deal.data.depth}
-              market={market}
-              onPick={(p) => {
-                setPicked(p);
-                openForm(lastSide);
-              }}
-            />
-          )
-        ) : deal.data.trades.length === 0 ? (
-          <EmptyState text={t('common.noData')} />
-        ) : (
-          <RecentTrades trades={deal.data.trades} market={market} />
-        )}
-      </section>
+              <CandleChart
+                symbol={symbol}
+                interval={interval}
+                pricePrecision={market.price_decimals}
+                volumePrecision={market.amount_decimals}
+                main={main}
+                sub={sub}
+                theme={theme}
+                lang={currentLang()}
+              />
+            </Suspense>
 
-      {loggedIn ? (
-        <OrderList market={market} />
-      ) : (
-        <section className="v-market-orders v-market-orders--visitor">
-          <EmptyState text={t('trade.loginToSeeOrders')} />
-        </section>
-      )}
+            <div className="v-market-kline__indicators">
+              {MAIN_INDICATORS.map((n) => (
+                <button
+                  key={n}
+                  type="button"
+                  aria-pressed={main === n}
+                  className={`v-market-kline__ind${main === n ? ' is-active' : ''}`}
+                  onClick={() => setMain(main === n ? null : n)}
+                >
+                  {n}
+                </button>
+              ))}
+              <span className="v-market-kline__ind-sep" aria-hidden="true" />
+              {SUB_INDICATORS.map((n) => (
+                <button
+                  key={n}
+                  type="button"
+                  aria-pressed={sub === n}
+                  className={`v-market-kline__ind${sub === n ? ' is-active' : ''}`}
+                  onClick={() => setSub(sub === n ? null : n)}
+                >
+                  {n}
+                </button>
+              ))}
+            </div>
 
-      <div className="v-market-kline__actions">
-        <Button className="v-market-kline__buy" onClick={() => openForm('buy')}>
-          {loggedIn ? t('trade.buy') : t('trade.loginToBuy')}
-        </Button>
-        <Button className="v-market-kline__sell" onClick={() => openForm('sell')}>
-          {loggedIn ? t('trade.sell') : t('trade.loginToSell')}
-        </Button>
-      </div>
+            <section className="v-market-kline__book">
+              <div className="v-market-tabs-row" role="tablist">
+                {(['depth', 'trades'] as const).map((k) => (
+                  <button
+                    key={k}
+                    type="button"
+                    role="tab"
+                    aria-selected={book === k}
+                    className={`v-market-tabs-row__tab${book === k ? ' is-active' : ''}`}
+                    onClick={() => setBook(k)}
+                  >
+                    {t(k === 'depth' ? 'market.depth' : 'market.trades')}
+                  </button>
+                ))}
+              </div>
+              <QueryView query={deal}>
+                {(d) =>
+                  book === 'depth' ? (
+                    d.depth.bids.length + d.depth.asks.length === 0 ? (
+                      <EmptyState text={t('common.noData')} />
+                    ) : (
+                      <DepthBook
+                        depth={d.depth}
+                        market={market}
+                        onPick={(p) => {
+                          setPicked(p);
+                          openForm(lastSide);
+                        }}
+                      />
+                    )
+                  ) : d.trades.length === 0 ? (
+                    <EmptyState text={t('common.noData')} />
+                  ) : (
+                    <RecentTrades trades={d.trades} market={market} />
+                  )
+                }
+              </QueryView>
+            </section>
 
-      <Popup
-        visible={side !== null}
-        onMaskClick={() => setSide(null)}
-        onClose={() => setSide(null)}
-        bodyClassName="v-market-kline__sheet"
-        destroyOnClose
-      >
-        {side && (
-          <OrderForm
-            market={market}
-            side={side}
-            onSide={(s) => {
-              setSide(s);
-              setLastSide(s);
-            }}
-            pickedPrice={picked}
-            onPlaced={() => {
-              setSide(null);
-              void queryClient.invalidateQueries({ queryKey: tradeKeys.deal(symbol) });
-            }}
-          />
-        )}
-      </Popup>
-    </div>
+            {loggedIn ? (
+              <OrderList market={market} />
+            ) : (
+              <section className="v-market-orders v-market-orders--visitor">
+                <EmptyState text={t('trade.loginToSeeOrders')} />
+              </section>
+            )}
+
+            <div className="v-market-kline__actions">
+              <Button className="v-market-kline__buy" onClick={() => openForm('buy')}>
+                {loggedIn ? t('trade.buy') : t('trade.loginToBuy')}
+              </Button>
+              <Button className="v-market-kline__sell" onClick={() => openForm('sell')}>
+                {loggedIn ? t('trade.sell') : t('trade.loginToSell')}
+              </Button>
+            </div>
+
+            <Popup
+              visible={side !== null}
+              onMaskClick={() => setSide(null)}
+              onClose={() => setSide(null)}
+              bodyClassName="v-market-kline__sheet"
+              destroyOnClose
+            >
+              {side && (
+                <OrderForm
+                  market={market}
+                  side={side}
+                  onSide={(s) => {
+                    setSide(s);
+                    setLastSide(s);
+                  }}
+                  pickedPrice={picked}
+                  onPlaced={() => {
+                    setSide(null);
+                    void queryClient.invalidateQueries({ queryKey: tradeKeys.deal(symbol) });
+                  }}
+                />
+              )}
+            </Popup>
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

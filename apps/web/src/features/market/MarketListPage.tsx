@@ -15,9 +15,8 @@ import {
 import { href, loginHref } from '../../shared/paths';
 import { isLoggedIn, useSession } from '../../shared/session';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
+import { QueryView } from '../../shared/ui/QueryView';
 import { FavouriteStar } from './components/FavouriteStar';
 import { useToggleFavourite } from './favourites';
 import './market.css';
@@ -51,10 +50,7 @@ export default function MarketListPage() {
   );
 
   let body: React.ReactNode;
-  if (tickers.isPending) body = <PageLoading />;
-  else if (tickers.isError && !tickers.data)
-    body = <ErrorState error={tickers.error} onRetry={() => void tickers.refetch()} />;
-  else if (view === 'favourites' && !isLoggedIn(session))
+  if (view === 'favourites' && !isLoggedIn(session))
     body = (
       <div className="v-market-list__login">
         <EmptyState text={t('market.loginForFavourites')} />
@@ -112,7 +108,7 @@ export default function MarketListPage() {
     );
 
   return (
-    <div className="v-markets">
+    <div className="v-market-list">
       <div className="v-market-list__top">
         <SearchBar
           placeholder={t('market.searchPlaceholder')}
@@ -130,7 +126,11 @@ export default function MarketListPage() {
           <span>{t('home.change24h')}</span>
         </div>
       </div>
-      <PullToRefresh onRefresh={() => tickers.refetch()}>{body}</PullToRefresh>
+      <PullToRefresh onRefresh={() => tickers.refetch()}>
+        <QueryView query={tickers} rows={8}>
+          {() => body}
+        </QueryView>
+      </PullToRefresh>
     </div>
   );
 }

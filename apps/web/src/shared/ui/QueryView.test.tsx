@@ -51,6 +51,16 @@ describe('QueryView: a page query in its states', () => {
     expect(refetch).toHaveBeenCalledTimes(1);
   });
 
+  it('keeps showing the data when a refresh fails', () => {
+    render(
+      <QueryView query={query({ isError: true, error: new Error('Network busy'), data: ['BTC'] })}>
+        {rows}
+      </QueryView>,
+    );
+    expect(screen.getByRole('listitem').textContent).toBe('BTC');
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+
   it('shows grey rows, not a spinner, while a list loads, and nothing of the data', () => {
     const children = vi.fn(rows);
     const { container } = render(

@@ -11,8 +11,10 @@ export type QueryLike<T> = Pick<UseQueryResult<T>, 'isPending' | 'isError' | 'er
 
 interface Props<T> {
   query: QueryLike<T>;
-  /** When the loaded data has nothing to show ("No data"); without it, never. */
+  /** When the loaded data has nothing to show; without it, never. */
   isEmpty?: (data: T) => boolean;
+  /** What to say then (default "No data"). */
+  emptyText?: string;
   /**
    * What stands in while it loads: grey rows shaped like the content (the default: the page keeps
    * its layout and reads as on its way), or the spinner where there is no list to sketch.
@@ -23,13 +25,15 @@ interface Props<T> {
   children: (data: T) => ReactNode;
 }
 
-/** A page's query in its states: loading, the error with a retry, "No data", then the data. */
-export function QueryView<T>({ query, isEmpty, loading = 'rows', rows = 4, children }: Props<T>) {
+/** A query in its states: loading, the error with a retry, "No data", then the data. */
+export function QueryView<T>({ query, isEmpty, emptyText, loading = 'rows', rows = 4, children }: Props<T>) {
   const { t } = useTranslation();
   if (query.isPending) return loading === 'rows' ? <SkeletonRows rows={rows} /> : <PageLoading />;
-  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  // a failed refresh keeps what was shown; only a query that never loaded shows the error
+  if (query.isError && query.data === undefined)
+    return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
   const data = query.data as T;
-  if (isEmpty?.(data)) return <EmptyState text={t('common.noData')} />;
+  if (isEmpty?.(data)) return <EmptyState text={emptyText ?? t('common.noData')} />;
   return <>{children(data)}</>;
 }
 
@@ -46,7 +50,9 @@ export function SkeletonRows({ rows = 4 }: { rows?: number }) {
   );
 }
 
-type Loaded<Q extends readonly QueryLike<unknown>[]> = { [K in keyof Q]: Q[K] extends QueryLike<infer T> ? T : never };
+type Loaded<Q extends readonly QueryLike<unknown>[]> = {
+  [K in keyof Q]: Q[K] extends QueryLike<infer T> ? T : never;
+};
 
 /**
  * Several queries as one for QueryView: pending while any is, failed when any failed (its error,
@@ -59,7 +65,9 @@ export function allOf<const Q extends readonly QueryLike<unknown>[]>(...queries:
     isPending: pending && failed.length === 0,
     isError: failed.length > 0,
     error: failed[0]?.error ?? null,
-    data: (pending || failed.length > 0 ? undefined : queries.map((q) => q.data)) as Loaded<Q>,
-    refetch: (() => Promise.all(failed.map((q) => q.refetch()))) as unknown as QueryLike<Loaded<Q>>['refetch'],
+    data: (queries.every((q) => q.data !== undefined) ? queries.map((q) => q.data) : undefined) as Loaded<Q>,
+    refetch: (() => Promise.all(failed.map((q) => q.refetch()))) as unknown as QueryLike<
+      Loaded<Q>
+    >['refetch'],
   } as QueryLike<Loaded<Q>>;
 }

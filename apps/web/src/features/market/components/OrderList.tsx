@@ -6,9 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '../../../shared/api';
 import { formatDecimal } from '../../../shared/markets';
 import { showToast } from '../../../shared/toast';
-import { EmptyState } from '../../../shared/ui/EmptyState';
-import { ErrorState } from '../../../shared/ui/ErrorState';
-import { PageLoading } from '../../../shared/ui/PageLoading';
+import { QueryView } from '../../../shared/ui/QueryView';
 import { cancelOrder, type OrderView, ordersQuery, tradeKeys } from '../api';
 
 const pad = (n: number) => String(n).padStart(2, '0');
@@ -126,24 +124,22 @@ export function OrderList({ market }: { market: MarketTicker }) {
     }
   };
 
-  let body: React.ReactNode;
-  if (orders.isPending) body = <PageLoading />;
-  else if (orders.isError && !orders.data)
-    body = <ErrorState error={orders.error} onRetry={() => void orders.refetch()} />;
-  else if (orders.data.list.length === 0) body = <EmptyState text={t('trade.noOrders')} />;
-  else
-    body = (
-      <ul className="v-market-orders__list">
-        {orders.data.list.map((o) => (
-          <OrderCard
-            key={o.id}
-            order={o}
-            market={market}
-            onCancel={o.status === 'waiting' ? () => void cancel(o) : undefined}
-          />
-        ))}
-      </ul>
-    );
+  const body = (
+    <QueryView query={orders} rows={3} isEmpty={(d) => d.list.length === 0} emptyText={t('trade.noOrders')}>
+      {(d) => (
+        <ul className="v-market-orders__list">
+          {d.list.map((o) => (
+            <OrderCard
+              key={o.id}
+              order={o}
+              market={market}
+              onCancel={o.status === 'waiting' ? () => void cancel(o) : undefined}
+            />
+          ))}
+        </ul>
+      )}
+    </QueryView>
+  );
 
   return (
     <section className="v-market-orders" aria-label={t('trade.orders')}>
