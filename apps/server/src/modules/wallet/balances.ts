@@ -9,14 +9,14 @@ import type {
   WalletDetailBody,
   WalletList,
 } from '@verdant/api';
-import { WALLET_ACCOUNT_TYPES } from '@verdant/api';
+import { CURRENCY_IDS, WALLET_ACCOUNT_TYPES } from '@verdant/api';
 import { addDecimal, compareDecimal, dec } from '@verdant/engine';
 import { parsePaging } from '../../db/paging.ts';
 import { hasMessage, t } from '../../i18n/index.ts';
 import { type Currency, listCurrencies } from '../../ledger/currencies.ts';
 import type { UserAccountType } from '../../ledger/ledger.ts';
 import { type StatementEntry, statement, userBalances } from '../../ledger/statement.ts';
-import { USDT_CURRENCY_ID, type UsdtPrices, usdtPrices } from './prices.ts';
+import { type UsdtPrices, usdtPrices } from './prices.ts';
 import { currencyFilter, currencyOf, iso, parseAccountType, show, type WalletDeps } from './shared.ts';
 
 /** How many of the latest flows an account's detail shows. */
@@ -92,7 +92,7 @@ function valuation(
 }
 
 const usdtDecimalsOf = (all: readonly Currency[]) =>
-  all.find((c) => c.id === USDT_CURRENCY_ID)?.decimals ?? 6;
+  all.find((c) => c.id === CURRENCY_IDS.USDT)?.decimals ?? 6;
 
 /** Balances and their flows: the assets tab, an account's detail, the statement. */
 export function makeBalances({ db }: WalletDeps) {

@@ -1,3 +1,4 @@
+import { CURRENCY_IDS } from '@verdant/api';
 import type { Queryable } from '../../db/client.ts';
 import { latestIndexPrices } from '../market/service.ts';
 
@@ -7,14 +8,11 @@ import { latestIndexPrices } from '../market/service.ts';
  * same recorded prices the charts show); a coin without a USDT market or without any tick yet
  * has no price, and the valuation says so (`valued: false`) rather than invent a number.
  */
-export const USDT_CURRENCY_ID = 3;
-const BANK_USD = 9999;
-
 export type UsdtPrices = ReadonlyMap<number, string>;
 
 export async function usdtPrices(q: Queryable): Promise<UsdtPrices> {
-  const prices = await latestIndexPrices(q, USDT_CURRENCY_ID);
-  prices.set(USDT_CURRENCY_ID, '1');
-  prices.set(BANK_USD, '1');
+  const prices = await latestIndexPrices(q, CURRENCY_IDS.USDT);
+  prices.set(CURRENCY_IDS.USDT, '1');
+  prices.set(CURRENCY_IDS.BANK, '1');
   return prices;
 }
