@@ -6,13 +6,14 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { API_BASE, ErrorCode } from '@verdant/api';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import type { Config } from './config.ts';
 import { type Bus, openBus } from './cluster/bus.ts';
+import { clusterRoutes } from './cluster/routes.ts';
+import { clusterSpot, type MarketOwner } from './cluster/spot.ts';
+import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { takeBooksLock } from './db/books-lock.ts';
 import { type Db, openDb, StartupError } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
-import { clusterJobs, localJobs } from './jobs/singleton.ts';
 import { serverSecret } from './db/secrets.ts';
 import { type SessionEnd, shareSessionEnds } from './http/auth.ts';
 import { AppError } from './http/errors.ts';
@@ -21,6 +22,7 @@ import { clientErrorHandler, envelopePlugin, frameworkErrors } from './http/plug
 import { securityHeaders } from './http/security-headers.ts';
 import { compressApi, serveWebApp } from './http/static.ts';
 import { t } from './i18n/index.ts';
+import { clusterJobs, localJobs } from './jobs/singleton.ts';
 import adminRoutes from './modules/admin/routes.ts';
 import bankRoutes from './modules/bank/routes.ts';
 import contractRoutes from './modules/contract/routes.ts';
@@ -108,9 +110,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     });
   }
   const nodeId = bus?.nodeId ?? `${hostname()}:${config.port}/${process.pid}`;
+  // A cluster needs the shared database too: with PGlite, REDIS_URL only shares sockets and counts.
+  const clustered = !!bus && db.kind === 'postgres' && !!config.databaseUrl;
   // Singleton jobs: on one process of the cluster at a time; alone, all run here.
   const jobs =
-    bus && db.kind === 'postgres' && config.databaseUrl
+    clustered && config.databaseUrl
       ? await clusterJobs({
           url: config.databaseUrl,
           schema: config.databaseSchema,
@@ -139,11 +143,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     jobs.runSingleton('index-feed', () => market.runFeed());
   });
   app.addHook('onClose', () => market.stop());
-  // One process per database runs the order books (on PGlite the data folder's lock file does
-  // it): a second one refuses to start. While the lock's connection is lost, orders are refused
-  // with "try again"; stopping the books releases it.
+  // Alone, one process per database runs the order books (on PGlite the data folder's lock file
+  // does it): a second one refuses to start. While the lock's connection is lost, orders are
+  // refused with "try again"; stopping the books releases it. In a cluster each market's book is
+  // a singleton job instead (cluster/spot.ts).
   const booksLock =
-    db.kind === 'postgres' && config.databaseUrl
+    !clustered && db.kind === 'postgres' && config.databaseUrl
       ? await takeBooksLock({
           url: config.databaseUrl,
           schema: config.databaseSchema,
@@ -153,8 +158,9 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
           onLost: opts.onBooksLost ?? ((reason) => app.log.error(reason)),
         })
       : null;
-  // spot orders: every book is rebuilt from the open orders before the first request
-  const spot = createSpotService(ctx, market, app.io, app.log);
+  // spot orders: every book is rebuilt from the open orders before the first request (in a
+  // cluster, each when this process takes its market)
+  let spot = createSpotService(ctx, market, app.io, app.log, { clustered });
   if (booksLock) {
     const tryAgain = () => new AppError('UNAVAILABLE', 'errors.tryAgain');
     const owned = () => {
@@ -199,9 +205,18 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       }
     };
   }
-  app.decorate('spot', spot);
   await spot.start();
-  app.addHook('onClose', () => spot.stop());
+  const local = spot;
+  app.addHook('onClose', () => local.stop());
+  let marketOwners: () => Promise<MarketOwner[]> = async () =>
+    (await market.allMarkets()).map((m) => ({ market: m.symbol, node: nodeId, token: null, since: null }));
+  if (clustered && bus) {
+    // any process takes any spot request and hands it to the market's owner
+    const c = await clusterSpot({ local, market, bus, jobs, db, log: app.log });
+    spot = c.spot;
+    marketOwners = c.owners;
+  }
+  app.decorate('spot', spot);
   // timed options: the settlement job starts once the server listens, first settling what fell
   // due while it was down (tests without a port call settleDue by hand)
   const option = createOptionService(ctx, market, app.io, app.log);
@@ -278,6 +293,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(walletRoutes);
       await api.register(marketRoutes);
       await api.register(spotRoutes);
+      await api.register(clusterRoutes({ node: nodeId, clustered, markets: () => marketOwners() }));
       await api.register(optionRoutes);
       await api.register(contractRoutes);
     },

@@ -1,16 +1,11 @@
-import { randomBytes } from 'node:crypto';
 import { OPERATOR_ROLES, type Operator, type OperatorRole } from '@verdant/api';
-import argon2 from 'argon2';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db, Queryable } from '../../db/client.ts';
+import { isUniqueViolation } from '../../db/values.ts';
 import { hashToken, newToken, readToken } from '../../http/auth.ts';
 import { AppError, invalid, NotLoggedInError } from '../../http/errors.ts';
+import { hashPassword, verifyPasswordOrDummy } from '../../http/passwords.ts';
 import { writeAudit } from './audit.ts';
-
-// the same argon2id setting as user passwords (OWASP: 19 MiB, 2 passes)
-const HASH_OPTS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-// verified against when the username does not exist, so timing does not reveal which do
-const DUMMY_HASH = argon2.hash(randomBytes(16).toString('hex'), HASH_OPTS);
 
 const USERNAME_RE = /^[a-z0-9][a-z0-9_.-]{2,31}$/;
 export const OPERATOR_PASSWORD_MIN = 10;
@@ -92,7 +87,7 @@ export async function createOperator(
 ): Promise<Operator> {
   const username = parseUsername(input.username);
   const role = parseRole(input.role);
-  const hash = await argon2.hash(checkPassword(input.password), HASH_OPTS);
+  const hash = await hashPassword(checkPassword(input.password));
   try {
     return await db.tx(async (q) => {
       const [row] = await q.query<OperatorRow>(
@@ -113,8 +108,7 @@ export async function createOperator(
       return op;
     });
   } catch (e) {
-    if ((e as { code?: string }).code === '23505')
-      throw new AppError('CONFLICT', 'admin.usernameTaken', {}, 'username');
+    if (isUniqueViolation(e)) throw new AppError('CONFLICT', 'admin.usernameTaken', {}, 'username');
     throw e;
   }
 }
@@ -134,7 +128,7 @@ export async function setOperatorPassword(
   password: string | undefined,
 ): Promise<Operator> {
   const username = parseUsername(usernameInput);
-  const hash = await argon2.hash(checkPassword(password), HASH_OPTS);
+  const hash = await hashPassword(checkPassword(password));
   return db.tx(async (q) => {
     const op = await operatorByName(q, username);
     if (!op) throw new AppError('NOT_FOUND', 'admin.operatorNotFound', {}, 'username');
@@ -202,7 +196,7 @@ export async function loginOperator(
   if (!username) throw invalid('admin.usernameRequired', 'username');
   if (!input.password) throw invalid('validation.passwordRequired', 'password');
   const op = await operatorByName(db, username);
-  const good = await argon2.verify(op?.password_hash ?? (await DUMMY_HASH), input.password);
+  const good = await verifyPasswordOrDummy(op?.password_hash, input.password);
   if (!op || !good) {
     if (op)
       await writeAudit(db, {

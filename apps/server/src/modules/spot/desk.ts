@@ -42,6 +42,9 @@ const RELOAD_MAX_MS = 5000;
 /** Thrown inside a batch's transaction when the batch before it failed: roll back, run again. */
 const STEPPED_BACK = new Error('spot: the batch before failed');
 
+/** The writer token check (migration 0012): another process owns this market now. */
+const FENCED = 'VF001';
+
 /** PostgreSQL's deadlock and serialization failures: the transaction did nothing and may run again. */
 function isTransient(e: unknown): boolean {
   const code = (e as { code?: unknown } | null)?.code;
@@ -84,6 +87,16 @@ export class Desk {
   halted = false;
   /** The engine's sequence must not go back below what the failed batch handed out. */
   private haltSeq = 0;
+  /**
+   * Whether this process writes this market's book. Always, alone; in a cluster only between
+   * `adopt` and `abandon` (cluster/spot.ts), and never after a batch found its token fenced out.
+   * A batch that begins while it is false answers "try again" and changes nothing.
+   */
+  owned = true;
+  /** In a cluster: the writer token every batch checks in its transaction (null: alone). */
+  private fence: string | null = null;
+  /** Set when a batch's token check failed: another process took the market. */
+  private fencedOut = false;
   private reloadTimer: NodeJS.Timeout | null = null;
   private readonly queue: BatchQueue<Request>;
 
@@ -201,6 +214,11 @@ export class Desk {
     const lastSeq = this.book.lastSeq;
     let committed!: (ok: boolean) => void;
     for (let attempt = 1; ; ) {
+      if (!this.owned || this.fencedOut) {
+        // Another process writes this book now (or is about to): nothing of this batch was done.
+        for (const req of batch) req.reject(new AppError('UNAVAILABLE', 'errors.tryAgain'));
+        return;
+      }
       if (this.halted) {
         // The book may disagree with the database: nothing of this batch was done.
         for (const req of batch) req.reject(haltedError(this.market));
@@ -226,6 +244,16 @@ export class Desk {
         if (e === STEPPED_BACK) {
           await previous.ended;
           before = Promise.resolve(true);
+          continue;
+        }
+        if (this.fencedOut) {
+          // Rolled back whole; the book in memory is no longer this process's to keep.
+          if (this.owned)
+            log.warn(
+              { market: this.market.symbol },
+              'spot: another process took this market (writer token changed): its batches here are refused',
+            );
+          this.owned = false;
           continue;
         }
         let again = attempt === 1 && isTransient(e);
@@ -289,6 +317,15 @@ export class Desk {
     //    a superset). A maker missed would still be locked when its fill is posted, by one
     //    more statement.
     const ledger = new LedgerBatch(q);
+    if (this.fence !== null) {
+      // First in the transaction, pipelined with the locks: fails the whole batch when another
+      // process has taken the market, and holds its row FOR SHARE so a taker waits for this
+      // commit before it reads the open orders.
+      const token = this.fence;
+      q.query('SELECT spot_writer_check($1, $2)', [m.id, token]).catch((e: { code?: string }) => {
+        if (e?.code === FENCED && this.fence === token) this.fencedOut = true;
+      });
+    }
     await ledger.lock(accountsAtStake(m, this.book, batch));
     const ids = await store.takeIds(q, 'spot_orders', places.length);
     // The batch before may still be committing: the balances just read are after it (its
@@ -415,9 +452,41 @@ export class Desk {
     return this.book.placeMarket(order.id, p.userId, 'buy', p.lots);
   }
 
+  /**
+   * A cluster's process takes this market (cluster/spot.ts): with `token` already raised in
+   * market_writers (so the last owner's batches have committed or will fail), the book is read
+   * from the open orders and batches run here, each checking the token.
+   */
+  async adopt(token: string): Promise<void> {
+    this.owned = false;
+    await this.idle();
+    this.stopReloading();
+    this.fence = token;
+    this.fencedOut = false;
+    await this.restore();
+    this.halted = false;
+    this.owned = true;
+    this.deps.market.publishDepth(this.market.symbol);
+  }
+
+  /**
+   * This process stops writing the market: requests not yet in a batch are refused ("try
+   * again"), the batches under way end, and the book is dropped from memory.
+   */
+  async abandon(): Promise<void> {
+    this.owned = false;
+    await this.idle();
+    this.stopReloading();
+    for (const id of this.open.keys()) this.deps.where.delete(id);
+    this.open.clear();
+    this.openBy.clear();
+    this.log.take();
+    this.book = new OrderBook(this.log);
+  }
+
   depth(levels: number): Depth {
-    // A halted book may show orders the database does not have.
-    if (this.halted) return { bids: [], asks: [] };
+    // A halted book may show orders the database does not have; a book owned elsewhere is not this one.
+    if (this.halted || !this.owned) return { bids: [], asks: [] };
     const d = this.book.depth(levels);
     const conv = (l: { price: number; qty: number }) => ({
       price: priceOf(this.market, l.price).toFixed(),

@@ -42,7 +42,7 @@ describe('the house market maker (turned on by this test)', () => {
     expect(Number(depth.asks[0]!.price)).toBeGreaterThan(Number(index));
     // best quotes 10 bps from the index, on the tick grid
     expect(Math.abs(Number(depth.asks[0]!.price) / Number(index) - 1.001)).toBeLessThan(0.0001);
-    for (const m of markets) expect(h.app.spot.openOrders(id, m.id).length).toBe(6);
+    for (const m of markets) expect((await h.app.spot.openOrders(id, m.id)).length).toBe(6);
 
     // a user's market buy takes the best ask
     const u = await registerByEmail(h);

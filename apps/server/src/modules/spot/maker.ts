@@ -91,7 +91,7 @@ export class MarketMaker {
     for (const m of await this.market.markets()) {
       const index = await this.market.indexAt(m.id);
       if (!index) continue;
-      const open = this.spot.openOrders(this.userId, m.id);
+      const open = await this.spot.openOrders(this.userId, m.id);
       if (this.quotedAt.get(m.id) === index.price && open.length === 2 * this.cfg.levels) continue;
       // One batch, the cancels first: the new ladder never meets the old one, and the book is
       // never without quotes in between.

@@ -41,6 +41,13 @@ export function createSpotService(
   market: MarketService,
   io: Server,
   log: FastifyBaseLogger,
+  opts: {
+    /**
+     * One process of a cluster: no book is read at start; each is written here only between
+     * `adopt` and `abandon` (cluster/spot.ts hands the others' commands to their owners).
+     */
+    clustered?: boolean;
+  } = {},
 ) {
   const { db } = ctx;
   const store = createOrderStore(db);
@@ -58,6 +65,9 @@ export function createSpotService(
     return d;
   }
 
+  /** A market another process writes (or is taking over): nothing was done, try again. */
+  const elsewhere = () => new AppError('UNAVAILABLE', 'errors.tryAgain');
+
   /** The rules of spec §8 that need no batch, with what they look up: the market, its index, its book. */
   async function validate(userId: number, body: PlaceOrderBody): Promise<PlaceInput> {
     const kind = parseKind(body);
@@ -68,6 +78,7 @@ export function createSpotService(
       throw unknownMarket(kind.symbol);
     }
     const d = desk(m);
+    if (!d.owned) throw elsewhere();
     if (d.halted) throw haltedError(m);
     // Read ahead for a limit order, and handed over as it came out: a failed read is thrown
     // where the band is checked, so errors found before it still come first.
@@ -116,7 +127,8 @@ export function createSpotService(
             { base: decimals(m.baseCurrencyId), quote: decimals(m.quoteCurrencyId) },
             deps,
           );
-          await d.restore();
+          if (opts.clustered) d.owned = false;
+          else await d.restore();
           desks.set(m.id, d);
         }
         market.setDepthProvider((m, levels) => desks.get(m.id)?.depth(levels) ?? { bids: [], asks: [] });
@@ -146,6 +158,7 @@ export function createSpotService(
         const row = await store.owner(orderId);
         // Someone else's order is answered as unknown: ids are not a way to learn about others.
         if (!row || row.user_id !== userId) throw new AppError('NOT_FOUND', 'spot.orderNotFound', {}, 'id');
+        if (desks.get(row.market_id)?.owned === false) throw elsewhere();
         const halted = [...desks.values()].find((x) => x.market.id === row.market_id && x.halted);
         if (halted) throw haltedError(halted.market);
         throw new AppError('CONFLICT', 'spot.orderFinished', {}, 'id');
@@ -183,9 +196,16 @@ export function createSpotService(
       return Promise.allSettled(answers);
     },
 
-    /** Resting orders of a user on a market (the market maker refreshes its quotes with it). */
-    openOrders(userId: number, marketId: number): { id: number; side: OrderSide; price: string }[] {
+    /**
+     * Resting orders of a user on a market (the market maker refreshes its quotes with it).
+     * A promise: in a cluster the book may be another process's (cluster/spot.ts asks it).
+     */
+    async openOrders(
+      userId: number,
+      marketId: number,
+    ): Promise<{ id: number; side: OrderSide; price: string }[]> {
       const d = desks.get(marketId);
+      if (d && !d.owned) throw elsewhere();
       if (!d || d.halted) return [];
       return [...d.open.values()]
         .filter((o) => o.userId === userId)
@@ -205,6 +225,24 @@ export function createSpotService(
       }
       const { orders, total } = await store.page(userId, { statuses, marketId }, paging, ms);
       return { list: orders.map(toApi), page: paging.page, limit: paging.limit, total };
+    },
+
+    /** Whether this process writes the market's book (always, alone; see Desk.owned). */
+    owns(marketId: number): boolean {
+      return desks.get(marketId)?.owned ?? false;
+    },
+
+    /** In a cluster: this process takes the market's book, its writer token raised (cluster/spot.ts). */
+    async adopt(marketId: number, token: string): Promise<void> {
+      await service.start();
+      const d = desks.get(marketId);
+      if (!d) throw new Error(`spot: no market ${marketId}`);
+      await d.adopt(token);
+    },
+
+    /** In a cluster: this process stops writing the market's book (its batches under way end). */
+    async abandon(marketId: number): Promise<void> {
+      await desks.get(marketId)?.abandon();
     },
 
     /** Whether a market is halted until its book can be read back (see Desk.halted). */

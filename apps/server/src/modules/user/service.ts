@@ -17,7 +17,6 @@ import {
   type UserCenter,
   type UserStatus,
 } from '@verdant/api';
-import argon2 from 'argon2';
 import type { FastifyRequest } from 'fastify';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
@@ -25,15 +24,10 @@ import { isUniqueViolation } from '../../db/values.ts';
 import { createSession, revokeAllSessions, revokeSession, type SessionUser } from '../../http/auth.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { codeChannel, codeTarget, FUND_PASSWORD_RE, parseFundPassword } from '../../http/parse.ts';
+import { hashPassword, verifyPassword, verifyPasswordOrDummy } from '../../http/passwords.ts';
 import { type Channel, type CodeTarget, codesService } from '../codes/service.ts';
 import { parseEmail, parsePhone } from './contacts.ts';
 import { accountOf } from './users.ts';
-
-// OWASP's argon2id setting: 19 MiB, 2 passes; strong, and fast enough for a 2-core server.
-const HASH_OPTS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
-const hashPassword = (p: string) => argon2.hash(p, HASH_OPTS);
-// verified against when the account does not exist, so timing does not reveal which accounts do
-const DUMMY_HASH = hashPassword(randomBytes(16).toString('hex'));
 
 interface UserRow {
   id: number;
@@ -221,7 +215,7 @@ export function userService(ctx: AppContext) {
       if (!user.fund_password_hash) throw new AppError('FUND_PASSWORD_UNSET', 'fund.unset', {}, field);
       throw fundLocked(user.fund_locked_seconds ?? 0, field);
     }
-    if (FUND_PASSWORD_RE.test(input) && (await argon2.verify(taken.hash, input))) {
+    if (FUND_PASSWORD_RE.test(input) && (await verifyPassword(taken.hash, input))) {
       await db.query(
         'UPDATE users SET fund_password_failures = 0, fund_password_locked_until = NULL WHERE id = $1',
         [userId],
@@ -326,7 +320,7 @@ export function userService(ctx: AppContext) {
         const rows = await db.query<UserRow>(`SELECT ${USER_COLUMNS} FROM users WHERE mobile = $1`, [digits]);
         user = rows.length === 1 ? rows[0] : undefined;
       }
-      const good = await argon2.verify(user?.password_hash ?? (await DUMMY_HASH), body.password);
+      const good = await verifyPasswordOrDummy(user?.password_hash, body.password);
       if (!user || !good) throw new AppError('WRONG_PASSWORD', 'account.wrongPassword', {}, 'password');
       if (user.status !== 'active') throw new AppError('ACCOUNT_DISABLED', 'account.disabled');
       return db.tx((q) => loginResult(q, user, req));
@@ -363,7 +357,7 @@ export function userService(ctx: AppContext) {
       if (!body.old_password) throw invalid('validation.oldPasswordRequired', 'old_password');
       checkNewPassword(body.password, body.re_password);
       const user = await byId(db, userId);
-      if (!(await argon2.verify(user.password_hash, body.old_password))) {
+      if (!(await verifyPassword(user.password_hash, body.old_password))) {
         throw new AppError('WRONG_PASSWORD', 'account.oldPasswordWrong', {}, 'old_password');
       }
       if (body.password === body.old_password) throw invalid('validation.samePassword', 'password');
