@@ -247,7 +247,9 @@ if (runs('fanout')) {
     figures.fanout_deliveries_per_s_2proc = Math.round(r.verdant.deliveriesPerS);
     console.log(
       `  2 processes (PostgreSQL, Redis adapter), capacity settings: ${Math.round(r.verdant.deliveriesPerS).toLocaleString('en')} deliveries/s to ${r.verdant.clients} clients` +
-        (r.verdant.lagP50Ms === null ? '' : `; trade → client lag p50 ${r.verdant.lagP50Ms} ms  p99 ${r.verdant.lagP99Ms} ms`),
+        (r.verdant.lagP50Ms === null
+          ? ''
+          : `; trade → client lag p50 ${r.verdant.lagP50Ms} ms  p99 ${r.verdant.lagP99Ms} ms`),
     );
   } catch (e) {
     console.log(`  2 processes: not measured (${(e as Error).message.split('\n')[0]})`);

@@ -158,7 +158,13 @@ export async function httpOrdersBench(opts: HttpOrdersOptions): Promise<HttpOrde
             const price = (50000 + offset).toFixed(2);
             const t0 = performance.now();
             const res = await sockets[c]!.request(
-              orderRequest(portOf(c), t.token, { symbol: 'btcusdt', side, type: 'limit', price, qty: '0.001' }),
+              orderRequest(portOf(c), t.token, {
+                symbol: 'btcusdt',
+                side,
+                type: 'limit',
+                price,
+                qty: '0.001',
+              }),
             );
             const ms = performance.now() - t0;
             if (res.status !== 200) {
