@@ -9,8 +9,7 @@ import { logout, userCenterQuery, userKeys } from '../../shared/account';
 import { formatPhone, maskEmail } from '../../shared/format';
 import { paths } from '../../shared/paths';
 import { useSession } from '../../shared/session';
-import { EmptyState } from '../../shared/ui/EmptyState';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryView } from '../../shared/ui/QueryView';
 import { updateNickname } from './api';
 import { BindContactSheet, type BindKind } from './BindContactSheet';
 import './settings.css';
@@ -43,138 +42,142 @@ export default function AccountPage() {
     },
   });
 
-  if (!user) {
-    return center.isError ? <EmptyState text={t('common.noData')} /> : <PageLoading />;
-  }
-
-  const copyInvite = async () => {
-    try {
-      await navigator.clipboard.writeText(user.invite_code);
-      Toast.show({ icon: 'success', content: t('common.copied') });
-    } catch {
-      Toast.show({ content: t('common.copyFailed') });
-    }
-  };
-
-  const signOut = async () => {
-    const ok = await Dialog.confirm({
-      content: t('settings.logoutConfirm'),
-      confirmText: t('settings.logout'),
-      cancelText: t('common.cancel'),
-    });
-    if (!ok) return;
-    await logout(queryClient);
-    Toast.show({ icon: 'success', content: t('settings.loggedOut') });
-    navigate(paths.home, { replace: true });
-  };
-
-  // The save button shows a spinner while this promise runs (antd-mobile Dialog actions).
-  const saveNickname = async () => {
-    const value = nickname.trim();
-    if (!value) return setNicknameError(t('validation.nicknameRequired'));
-    if (value.length < 2 || value.length > 20) return setNicknameError(t('validation.nicknameLength'));
-    await rename.mutateAsync(value).catch(() => {}); // a refusal was shown by the client
-  };
-
-  const notBound = <span className="v-settings-muted">{t('account.notBound')}</span>;
-  // an unbound contact is a link to bind it; a bound one cannot be changed here
-  const bindable = <span className="v-settings-bind">{t('account.bindNow')}</span>;
-
+  // the stored copy shows at once; the server's answer replaces it
+  const shown = { ...center, data: user ?? undefined, isPending: !user && center.isPending };
   return (
-    <div className="v-settings">
-      <List className="v-settings-list">
-        <List.Item
-          extra={user.nickname || notBound}
-          onClick={() => {
-            setNickname(user.nickname);
-            setNicknameError(null);
-            setEditing(true);
-          }}
-        >
-          {t('account.nickname')}
-        </List.Item>
-        {/* the user's own login name, in full; the contact rows below are masked */}
-        <List.Item extra={<span className="v-selectable">{user.account}</span>} arrowIcon={false}>
-          {t('account.account')}
-        </List.Item>
-        <List.Item
-          extra={user.mobile ? formatPhone(user.area_code, user.mobile) : bindable}
-          arrowIcon={!user.mobile}
-          onClick={user.mobile ? undefined : () => setBinding('mobile')}
-        >
-          {t('account.phone')}
-        </List.Item>
-        <List.Item
-          extra={user.email ? maskEmail(user.email) : bindable}
-          arrowIcon={!user.email}
-          onClick={user.email ? undefined : () => setBinding('email')}
-        >
-          {t('account.email')}
-        </List.Item>
-        <List.Item
-          extra={
-            <span className="v-settings-copy">
-              {user.invite_code}
-              <FileOutline />
-            </span>
+    <QueryView query={shown}>
+      {(user) => {
+        const copyInvite = async () => {
+          try {
+            await navigator.clipboard.writeText(user.invite_code);
+            Toast.show({ icon: 'success', content: t('common.copied') });
+          } catch {
+            Toast.show({ content: t('common.copyFailed') });
           }
-          onClick={copyInvite}
-          arrowIcon={false}
-        >
-          {t('account.inviteCode')}
-        </List.Item>
-        <List.Item
-          extra={
-            <Tag color={TAG_COLOR[user.verification]} fill="outline">
-              {t(`verificationState.${user.verification}`)}
-            </Tag>
-          }
-          onClick={() => navigate(paths.verification)}
-        >
-          {t('account.verification')}
-        </List.Item>
-      </List>
+        };
 
-      <div className="v-settings__actions">
-        <Button block size="large" className="v-danger-button" onClick={signOut}>
-          {t('settings.logout')}
-        </Button>
-      </div>
+        const signOut = async () => {
+          const ok = await Dialog.confirm({
+            content: t('settings.logoutConfirm'),
+            confirmText: t('settings.logout'),
+            cancelText: t('common.cancel'),
+          });
+          if (!ok) return;
+          await logout(queryClient);
+          Toast.show({ icon: 'success', content: t('settings.loggedOut') });
+          navigate(paths.home, { replace: true });
+        };
 
-      <BindContactSheet kind={binding} onClose={() => setBinding(null)} />
+        // The save button shows a spinner while this promise runs (antd-mobile Dialog actions).
+        const saveNickname = async () => {
+          const value = nickname.trim();
+          if (!value) return setNicknameError(t('validation.nicknameRequired'));
+          if (value.length < 2 || value.length > 20) return setNicknameError(t('validation.nicknameLength'));
+          await rename.mutateAsync(value).catch(() => {}); // a refusal was shown by the client
+        };
 
-      <Dialog
-        visible={editing}
-        title={t('account.editNickname')}
-        closeOnMaskClick
-        onClose={() => setEditing(false)}
-        content={
-          <div className="v-settings-dialog-field">
-            <Input
-              value={nickname}
-              onChange={(v) => {
-                setNickname(v);
-                setNicknameError(null);
-              }}
-              maxLength={20}
-              placeholder={t('account.nicknamePlaceholder')}
-              aria-label={t('account.nickname')}
-              clearable
+        const notBound = <span className="v-settings-muted">{t('account.notBound')}</span>;
+        // an unbound contact is a link to bind it; a bound one cannot be changed here
+        const bindable = <span className="v-settings-bind">{t('account.bindNow')}</span>;
+
+        return (
+          <div className="v-settings">
+            <List className="v-settings-list">
+              <List.Item
+                extra={user.nickname || notBound}
+                onClick={() => {
+                  setNickname(user.nickname);
+                  setNicknameError(null);
+                  setEditing(true);
+                }}
+              >
+                {t('account.nickname')}
+              </List.Item>
+              {/* the user's own login name, in full; the contact rows below are masked */}
+              <List.Item extra={<span className="v-selectable">{user.account}</span>} arrowIcon={false}>
+                {t('account.account')}
+              </List.Item>
+              <List.Item
+                extra={user.mobile ? formatPhone(user.area_code, user.mobile) : bindable}
+                arrowIcon={!user.mobile}
+                onClick={user.mobile ? undefined : () => setBinding('mobile')}
+              >
+                {t('account.phone')}
+              </List.Item>
+              <List.Item
+                extra={user.email ? maskEmail(user.email) : bindable}
+                arrowIcon={!user.email}
+                onClick={user.email ? undefined : () => setBinding('email')}
+              >
+                {t('account.email')}
+              </List.Item>
+              <List.Item
+                extra={
+                  <span className="v-settings-copy">
+                    {user.invite_code}
+                    <FileOutline />
+                  </span>
+                }
+                onClick={copyInvite}
+                arrowIcon={false}
+              >
+                {t('account.inviteCode')}
+              </List.Item>
+              <List.Item
+                extra={
+                  <Tag color={TAG_COLOR[user.verification]} fill="outline">
+                    {t(`verificationState.${user.verification}`)}
+                  </Tag>
+                }
+                onClick={() => navigate(paths.verification)}
+              >
+                {t('account.verification')}
+              </List.Item>
+            </List>
+
+            <div className="v-settings__actions">
+              <Button block size="large" className="v-danger-button" onClick={signOut}>
+                {t('settings.logout')}
+              </Button>
+            </div>
+
+            <BindContactSheet kind={binding} onClose={() => setBinding(null)} />
+
+            <Dialog
+              visible={editing}
+              title={t('account.editNickname')}
+              closeOnMaskClick
+              onClose={() => setEditing(false)}
+              content={
+                <div className="v-settings-dialog-field">
+                  <Input
+                    value={nickname}
+                    onChange={(v) => {
+                      setNickname(v);
+                      setNicknameError(null);
+                    }}
+                    maxLength={20}
+                    placeholder={t('account.nicknamePlaceholder')}
+                    aria-label={t('account.nickname')}
+                    clearable
+                  />
+                  {nicknameError && (
+                    <p className="v-settings-field-error" role="alert">
+                      {nicknameError}
+                    </p>
+                  )}
+                </div>
+              }
+              actions={[
+                [
+                  { key: 'cancel', text: t('common.cancel'), onClick: () => setEditing(false) },
+                  { key: 'save', text: t('common.save'), bold: true, onClick: saveNickname },
+                ],
+              ]}
             />
-            {nicknameError && (
-              <p className="v-settings-field-error" role="alert">
-                {nicknameError}
-              </p>
-            )}
           </div>
-        }
-        actions={[
-          [
-            { key: 'cancel', text: t('common.cancel'), onClick: () => setEditing(false) },
-            { key: 'save', text: t('common.save'), bold: true, onClick: saveNickname },
-          ],
-        ]}
-      />
-    </div>
+        );
+      }}
+    </QueryView>
   );
 }

@@ -8,9 +8,8 @@ import { codeRules, fundPasswordRules } from '../../shared/form-rules';
 import { formatPhone, maskEmail } from '../../shared/format';
 import { useGoBack } from '../../shared/navigation';
 import { CodeInput } from '../../shared/ui/CodeInput';
-import { EmptyState } from '../../shared/ui/EmptyState';
 import { FundPasscode } from '../../shared/ui/FundPasscode';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryView } from '../../shared/ui/QueryView';
 import type { CodeTarget } from '../../shared/verification-code';
 import { updateFundPassword } from './api';
 import '../../shared/ui/form.css';
@@ -45,129 +44,131 @@ export default function ChangePayPasswordPage() {
     },
   });
 
-  if (hasFund.isPending) return <PageLoading />;
-  if (hasFund.isError) return <EmptyState text={t('common.noData')} />;
-
-  const isSet = hasFund.data;
-  const user = center.data;
-  const channels: Via[] = [];
-  if (user?.mobile) channels.push('mobile');
-  if (user?.email) channels.push('email');
-  const via: Via | undefined = chosenVia && channels.includes(chosenVia) ? chosenVia : channels[0];
-
-  const describe = (v: Via) =>
-    v === 'mobile' ? formatPhone(user?.area_code, user?.mobile ?? '') : maskEmail(user?.email ?? '');
-
-  const getTarget = (): CodeTarget | null => {
-    if (!user || !via) return null;
-    return via === 'mobile'
-      ? { kind: 'mobile', areaCode: user.area_code ?? '', mobile: user.mobile ?? '' }
-      : { kind: 'email', email: user.email ?? '' };
-  };
-
-  const onFinish = (v: Values) => {
-    const body: FundPasswordBody = { password: v.password, re_password: v.re_password };
-    if (isSet && useCode) {
-      body.code = v.code?.trim();
-      body.code_type = via;
-    } else if (isSet) {
-      body.old_password = v.old_password;
-    }
-    mutation.mutate(body);
-  };
-
   return (
-    <div className="v-settings v-settings--form">
-      <p className="v-settings-form-lead">{isSet ? t('fund.changeLead') : t('fund.setLead')}</p>
-      <Form
-        form={form}
-        layout="vertical"
-        className="v-form"
-        onFinish={onFinish}
-        footer={<SubmitButton pending={mutation.isPending}>{t('common.confirm')}</SubmitButton>}
-      >
-        {isSet && !useCode && (
-          <Form.Item
-            key="old"
-            name="old_password"
-            label={t('fund.current')}
-            rules={fundPasswordRules(t)}
-            className="v-form__plain"
-          >
-            <FundPasscode />
-          </Form.Item>
-        )}
-        {isSet && useCode && (
-          <>
-            {channels.length > 1 && (
-              <fieldset className="v-settings-chips">
-                <legend className="v-visually-hidden">{t('fund.sendTo')}</legend>
-                {channels.map((c) => (
-                  <button
-                    key={c}
-                    type="button"
-                    aria-pressed={c === via}
-                    className={c === via ? 'v-settings-chip is-active' : 'v-settings-chip'}
-                    onClick={() => setVia(c)}
-                  >
-                    {c === 'mobile' ? t('auth.phone') : t('auth.email')}
-                  </button>
-                ))}
-              </fieldset>
-            )}
-            <Form.Item
-              key="code"
-              name="code"
-              label={via ? t('fund.codeSentTo', { target: describe(via) }) : t('auth.code')}
-              rules={codeRules(t)}
+    <QueryView query={hasFund} loading="spinner">
+      {(isSet) => {
+        const user = center.data;
+        const channels: Via[] = [];
+        if (user?.mobile) channels.push('mobile');
+        if (user?.email) channels.push('email');
+        const via: Via | undefined = chosenVia && channels.includes(chosenVia) ? chosenVia : channels[0];
+
+        const describe = (v: Via) =>
+          v === 'mobile' ? formatPhone(user?.area_code, user?.mobile ?? '') : maskEmail(user?.email ?? '');
+
+        const getTarget = (): CodeTarget | null => {
+          if (!user || !via) return null;
+          return via === 'mobile'
+            ? { kind: 'mobile', areaCode: user.area_code ?? '', mobile: user.mobile ?? '' }
+            : { kind: 'email', email: user.email ?? '' };
+        };
+
+        const onFinish = (v: Values) => {
+          const body: FundPasswordBody = { password: v.password, re_password: v.re_password };
+          if (isSet && useCode) {
+            body.code = v.code?.trim();
+            body.code_type = via;
+          } else if (isSet) {
+            body.old_password = v.old_password;
+          }
+          mutation.mutate(body);
+        };
+
+        return (
+          <div className="v-settings v-settings--form">
+            <p className="v-settings-form-lead">{isSet ? t('fund.changeLead') : t('fund.setLead')}</p>
+            <Form
+              form={form}
+              layout="vertical"
+              className="v-form"
+              onFinish={onFinish}
+              footer={<SubmitButton pending={mutation.isPending}>{t('common.confirm')}</SubmitButton>}
             >
-              <CodeInput
-                purpose="fund_password"
-                getTarget={getTarget}
-                placeholder={t('auth.codePlaceholder')}
-              />
-            </Form.Item>
-          </>
-        )}
-        {isSet && channels.length > 0 && (
-          <button
-            type="button"
-            className="v-link-button v-settings-form__switch"
-            onClick={() => {
-              setUseCode((v) => !v);
-              form.resetFields(['old_password', 'code']);
-            }}
-          >
-            {useCode ? t('fund.useCurrent') : t('fund.useCode')}
-          </button>
-        )}
-        <Form.Item
-          name="password"
-          label={t('fund.new')}
-          rules={fundPasswordRules(t)}
-          className="v-form__plain"
-        >
-          <FundPasscode />
-        </Form.Item>
-        <Form.Item
-          name="re_password"
-          label={t('fund.confirm')}
-          dependencies={['password']}
-          validateFirst
-          className="v-form__plain"
-          rules={[
-            ...fundPasswordRules(t),
-            ({ getFieldValue }) => ({
-              validator: async (_rule, value: unknown) => {
-                if (value !== getFieldValue('password')) throw new Error(t('validation.inconsistent'));
-              },
-            }),
-          ]}
-        >
-          <FundPasscode />
-        </Form.Item>
-        <p className="v-settings-form-note">{t('fund.note')}</p>
-      </Form>
-    </div>
+              {isSet && !useCode && (
+                <Form.Item
+                  key="old"
+                  name="old_password"
+                  label={t('fund.current')}
+                  rules={fundPasswordRules(t)}
+                  className="v-form__plain"
+                >
+                  <FundPasscode />
+                </Form.Item>
+              )}
+              {isSet && useCode && (
+                <>
+                  {channels.length > 1 && (
+                    <fieldset className="v-settings-chips">
+                      <legend className="v-visually-hidden">{t('fund.sendTo')}</legend>
+                      {channels.map((c) => (
+                        <button
+                          key={c}
+                          type="button"
+                          aria-pressed={c === via}
+                          className={c === via ? 'v-settings-chip is-active' : 'v-settings-chip'}
+                          onClick={() => setVia(c)}
+                        >
+                          {c === 'mobile' ? t('auth.phone') : t('auth.email')}
+                        </button>
+                      ))}
+                    </fieldset>
+                  )}
+                  <Form.Item
+                    key="code"
+                    name="code"
+                    label={via ? t('fund.codeSentTo', { target: describe(via) }) : t('auth.code')}
+                    rules={codeRules(t)}
+                  >
+                    <CodeInput
+                      purpose="fund_password"
+                      getTarget={getTarget}
+                      placeholder={t('auth.codePlaceholder')}
+                    />
+                  </Form.Item>
+                </>
+              )}
+              {isSet && channels.length > 0 && (
+                <button
+                  type="button"
+                  className="v-link-button v-settings-form__switch"
+                  onClick={() => {
+                    setUseCode((v) => !v);
+                    form.resetFields(['old_password', 'code']);
+                  }}
+                >
+                  {useCode ? t('fund.useCurrent') : t('fund.useCode')}
+                </button>
+              )}
+              <Form.Item
+                name="password"
+                label={t('fund.new')}
+                rules={fundPasswordRules(t)}
+                className="v-form__plain"
+              >
+                <FundPasscode />
+              </Form.Item>
+              <Form.Item
+                name="re_password"
+                label={t('fund.confirm')}
+                dependencies={['password']}
+                validateFirst
+                className="v-form__plain"
+                rules={[
+                  ...fundPasswordRules(t),
+                  ({ getFieldValue }) => ({
+                    validator: async (_rule, value: unknown) => {
+                      if (value !== getFieldValue('password')) throw new Error(t('validation.inconsistent'));
+                    },
+                  }),
+                ]}
+              >
+                <FundPasscode />
+              </Form.Item>
+              <p className="v-settings-form-note">{t('fund.note')}</p>
+            </Form>
+          </div>
+        );
+      }}
+    </QueryView>
   );
 }

@@ -5,8 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { ApiError } from '../../shared/api';
 import { useGoBack } from '../../shared/navigation';
-import { ErrorState } from '../../shared/ui/ErrorState';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryView } from '../../shared/ui/QueryView';
 import { bankCardsQuery, saveBankCard, walletKeys } from './api';
 import { idParam } from './components/hooks';
 import '../../shared/ui/form.css';
@@ -118,15 +117,19 @@ export default function AddBankPage() {
   const id = idParam(params.get('id'));
   const list = useQuery({ ...bankCardsQuery(), enabled: id !== null });
 
-  if (id !== null && list.isPending) return <PageLoading />;
-  if (id !== null && list.isError)
-    return <ErrorState error={list.error} onRetry={() => void list.refetch()} />;
-  const card = id !== null ? (list.data?.find((c) => c.id === id) ?? null) : null;
-
   return (
     <div className="v-wallet-page">
       <p className="v-wallet-page-note v-wallet-page-note--top">{t('bank.lead')}</p>
-      <BankForm key={card?.id ?? 'new'} card={card} />
+      {id === null ? (
+        <BankForm key="new" card={null} />
+      ) : (
+        <QueryView query={list} loading="spinner">
+          {(cards) => {
+            const card = cards.find((c) => c.id === id) ?? null;
+            return <BankForm key={card?.id ?? 'new'} card={card} />;
+          }}
+        </QueryView>
+      )}
     </div>
   );
 }
