@@ -50,6 +50,7 @@ const VerificationAdvanced = lazyPage(() => import('../features/verification/Ver
 
 const MarketList = lazyPage(() => import('../features/market/MarketListPage'));
 const Kline = lazyPage(() => import('../features/market/KlinePage'));
+const Option = lazyPage(() => import('../features/option/OptionPage'));
 const Lever = lazyPage(() => import('../features/contract/LeverPage'));
 
 const PreviewImage = lazyPage(() => import('../features/system/PreviewImagePage'));
@@ -94,6 +95,7 @@ const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
   verificationAdvanced: VerificationAdvanced,
   trade: MarketList,
   kline: Kline,
+  option: Option,
   lever: Lever,
   previewImage: PreviewImage,
   chooseLocation: ChooseLocation,
