@@ -23,8 +23,8 @@ import { parseReason, parseTxRef } from '../../http/parse.ts';
 import { currenciesById, listCurrencies } from '../../ledger/currencies.ts';
 import { statement } from '../../ledger/statement.ts';
 import {
-  countryName,
   reviewVerification,
+  toSubmission,
   VERIFICATION_COLUMNS,
   type VerificationRow,
 } from '../kyc/service.ts';
@@ -133,23 +133,14 @@ export function adminService(ctx: AppContext) {
 
   function toAdminVerification(r: AdminVerificationRow, lang: Lang): AdminVerification {
     return {
-      id: r.id,
+      ...toSubmission(r, lang),
       user_id: r.user_id,
       user_account: r.user_account,
-      level: r.level,
-      status: r.status,
-      country: r.country,
-      country_name: countryName(r.country, lang),
-      name: r.name,
-      id_number: r.id_number,
-      address: r.address,
+      // operators fetch the photos through their own route
       front: uploadUrl(r.front),
       back: uploadUrl(r.back),
       holding: uploadUrl(r.holding),
-      reject_reason: r.reject_reason,
       reviewed_by: r.reviewed_by,
-      reviewed_at: r.reviewed_at?.toISOString() ?? null,
-      created_at: r.created_at.toISOString(),
     };
   }
 

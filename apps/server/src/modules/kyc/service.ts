@@ -54,7 +54,8 @@ export function countryName(code: string, lang: Lang): string {
   }
 }
 
-function toSubmission(r: VerificationRow, lang: Lang): VerificationSubmission {
+/** A submission as its owner sees it (operators see the same with who it belongs to). */
+export function toSubmission(r: VerificationRow, lang: Lang): VerificationSubmission {
   return {
     id: r.id,
     level: r.level,
