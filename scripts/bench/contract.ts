@@ -5,6 +5,7 @@
  * seeded random walk of steps of σ ≈ 0.01 %; every position a tick closes is opened again at that
  * price, so the book stays at 100,000 positions and a share of ticks fires something.
  */
+import { loadavg } from 'node:os';
 import { type Trigger, TriggerIndex } from '@verdant/engine';
 
 const POSITIONS = 100_000;
@@ -61,9 +62,12 @@ export interface ContractBench {
   peerTicks: number;
   peerTicksPerS: number;
   peerFired: number;
+  /** The machine's 1-minute load average when the section began (2 CPUs shared). */
+  load: number;
 }
 
 export function contractBench(): ContractBench {
+  const load = loadavg()[0]!;
   // ours
   const r = rng(7);
   const ix = new TriggerIndex();
@@ -123,6 +127,7 @@ export function contractBench(): ContractBench {
     peerTicks: peerTicks.length,
     peerTicksPerS: peerTicks.length / (peerNs / 1e9),
     peerFired,
+    load,
   };
 }
 
