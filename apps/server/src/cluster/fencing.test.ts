@@ -1,3 +1,4 @@
+import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fund, place, USDT } from '../modules/spot/test-helpers.ts';
 import { type Harness, registerByEmail, startHarness } from '../test/harness.ts';
@@ -8,6 +9,7 @@ import { type Harness, registerByEmail, startHarness } from '../test/harness.ts'
  * transaction and changes nothing. Needs PostgreSQL and Redis (the cluster test's reason).
  */
 const url = process.env.DATABASE_URL;
+const redisUrl = process.env.REDIS_URL || 'redis://127.0.0.1:6379';
 
 describe.skipIf(!url)(
   'the writer token (skipped without DATABASE_URL: needs PostgreSQL and Redis)',
@@ -18,7 +20,7 @@ describe.skipIf(!url)(
     let h: Harness;
     beforeAll(async () => {
       h = await startHarness({
-        redisUrl: process.env.REDIS_URL || 'redis://127.0.0.1:6379',
+        redisUrl,
         clusterPollMs: 100,
       });
       const end = Date.now() + 20_000;
@@ -29,6 +31,13 @@ describe.skipIf(!url)(
     });
     afterAll(async () => {
       await h?.close();
+      // this schema's key of who owned what
+      const r = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
+      await r
+        .connect()
+        .then(() => r.del(`verdant:${h.config.databaseSchema}:spot-owners`))
+        .catch(() => {});
+      r.disconnect();
     });
 
     it("refuses the old owner's batch once another process took the market, and keeps nothing of it", async () => {

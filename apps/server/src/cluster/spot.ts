@@ -83,6 +83,16 @@ export async function clusterSpot(opts: {
     );
     return async () => {
       await local.abandon(m.id);
+      // no longer named as its owner (unless a successor already is): nothing stale is left behind
+      await bus.redis
+        .eval(
+          "if redis.call('HGET', KEYS[1], ARGV[1]) == ARGV[2] then return redis.call('HDEL', KEYS[1], ARGV[1]) end return 0",
+          1,
+          hash,
+          String(m.id),
+          bus.nodeId,
+        )
+        .catch(() => {});
       log.warn(
         { market: m.symbol, node: bus.nodeId },
         `market ${m.symbol}: this process no longer owns the order book`,
