@@ -10,7 +10,7 @@ import {
 import { pageOf, parsePaging } from '../../db/paging.ts';
 import { isUniqueViolation } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
-import { type Currency, currenciesById } from '../../ledger/currencies.ts';
+import type { Currency } from '../../ledger/currencies.ts';
 import { addressFor, chainFamily } from './addresses.ts';
 import { depositPath } from './keys.ts';
 import type { DepositRow } from './review.ts';
@@ -20,7 +20,8 @@ import {
   chainOf,
   currencyOf,
   parseAmount,
-  reviewState,
+  recordPage,
+  requestRecord,
   show,
   type WalletDeps,
 } from './shared.ts';
@@ -34,15 +35,10 @@ const DEPOSIT_LIST = `SELECT id, currency_id, chain, address, amount::text AS am
 
 function toRecord(r: DepositListRow, cur: Currency, lang: Lang): DepositRecord {
   return {
-    id: r.id,
-    currency_id: cur.id,
-    symbol: cur.symbol,
-    chain: r.chain,
-    address: r.address,
+    ...requestRecord(r, cur, lang),
     amount: show(r.amount, cur.decimals),
     image: r.image,
     image_url: `/api/${Paths.upload}/${r.image}`,
-    ...reviewState(r, lang),
   };
 }
 
@@ -126,7 +122,7 @@ export function makeDeposits({ db, uploads, keys, bankDetails }: WalletDeps) {
 
     async deposits(userId: number, query: WalletPageQuery, lang: Lang) {
       const p = parsePaging(query);
-      const { rows, total } = await pageOf<DepositListRow>(
+      const page = await pageOf<DepositListRow>(
         db,
         {
           count: 'SELECT count(*)::int AS n FROM deposits WHERE user_id = $1',
@@ -135,13 +131,7 @@ export function makeDeposits({ db, uploads, keys, bankDetails }: WalletDeps) {
         [userId],
         p,
       );
-      const currencies = await currenciesById(db);
-      return {
-        list: rows.map((r) => toRecord(r, currencies.get(r.currency_id)!, lang)),
-        page: p.page,
-        limit: p.limit,
-        total,
-      };
+      return recordPage(db, page, p, (r, cur) => toRecord(r, cur, lang));
     },
   };
 }

@@ -7,9 +7,10 @@ import {
 } from '@verdant/api';
 import { compareDecimal, parseDecimal, subDecimal, truncateDecimal } from '@verdant/engine';
 import type { Db, Queryable } from '../../db/client.ts';
+import type { Paging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { t } from '../../i18n/index.ts';
-import { type Currency, findCurrency } from '../../ledger/currencies.ts';
+import { type Currency, currenciesById, findCurrency } from '../../ledger/currencies.ts';
 import { type AccountRef, InsufficientFunds, type UserAccountType } from '../../ledger/ledger.ts';
 import type { BankService } from '../bank/service.ts';
 import type { CodesService } from '../codes/service.ts';
@@ -43,12 +44,26 @@ export const spot = (userId: number, currencyId: number): AccountRef => ({
   currencyId,
 });
 
-/** Where a deposit or withdrawal stands in review, as the user's records show it. */
-export function reviewState(
-  r: { status: MoneyRequestState; reject_reason: string | null; created_at: Date; reviewed_at: Date | null },
+/** What deposit and withdrawal records share: the request, its currency and where it stands in review. */
+export function requestRecord(
+  r: {
+    id: number;
+    chain: string | null;
+    address: string | null;
+    status: MoneyRequestState;
+    reject_reason: string | null;
+    created_at: Date;
+    reviewed_at: Date | null;
+  },
+  cur: Currency,
   lang: Lang,
 ) {
   return {
+    id: r.id,
+    currency_id: cur.id,
+    symbol: cur.symbol,
+    chain: r.chain,
+    address: r.address,
     status: r.status,
     status_code: MONEY_REQUEST_DISPLAY[r.status],
     status_text: t(lang, `wallet.status.${r.status}`),
@@ -147,4 +162,20 @@ export function assertMinimum(amount: string, cur: Currency, direction: 'deposit
     { min: show(min, cur.decimals), symbol: cur.symbol },
     'amount',
   );
+}
+
+/** A page of the user's records (rows that carry only a currency id), each with its currency. */
+export async function recordPage<R extends { currency_id: number }, T>(
+  q: Queryable,
+  page: { rows: R[]; total: number },
+  paging: Paging,
+  toRecord: (row: R, cur: Currency) => T,
+) {
+  const currencies = await currenciesById(q);
+  return {
+    list: page.rows.map((r) => toRecord(r, currencies.get(r.currency_id)!)),
+    page: paging.page,
+    limit: paging.limit,
+    total: page.total,
+  };
 }

@@ -1,7 +1,7 @@
 import type { TransferBody, TransferHistoryQuery, TransferRecord } from '@verdant/api';
 import { pageOf, parsePaging } from '../../db/paging.ts';
 import { invalid } from '../../http/errors.ts';
-import { type Currency, currenciesById } from '../../ledger/currencies.ts';
+import type { Currency } from '../../ledger/currencies.ts';
 import { post, type UserAccountType } from '../../ledger/ledger.ts';
 import {
   currencyFilter,
@@ -11,6 +11,7 @@ import {
   negate,
   parseAccountType,
   parseAmount,
+  recordPage,
   show,
   type WalletDeps,
 } from './shared.ts';
@@ -72,7 +73,7 @@ export function makeTransfers({ db }: WalletDeps) {
       const currencyId = await currencyFilter(db, query.currency_id);
       const p = parsePaging(query);
       const cond = currencyId === undefined ? '' : 'AND currency_id = $2';
-      const { rows, total } = await pageOf<TransferRow>(
+      const page = await pageOf<TransferRow>(
         db,
         {
           count: `SELECT count(*)::int AS n FROM transfers WHERE user_id = $1 ${cond}`,
@@ -83,13 +84,7 @@ export function makeTransfers({ db }: WalletDeps) {
         currencyId === undefined ? [userId] : [userId, currencyId],
         p,
       );
-      const currencies = await currenciesById(db);
-      return {
-        list: rows.map((r) => toRecord(r, currencies.get(r.currency_id)!)),
-        page: p.page,
-        limit: p.limit,
-        total,
-      };
+      return recordPage(db, page, p, toRecord);
     },
   };
 }

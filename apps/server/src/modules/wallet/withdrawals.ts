@@ -12,7 +12,7 @@ import type { Queryable } from '../../db/client.ts';
 import { pageOf, parsePaging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { t } from '../../i18n/index.ts';
-import { type Currency, currenciesById } from '../../ledger/currencies.ts';
+import type { Currency } from '../../ledger/currencies.ts';
 import { post } from '../../ledger/ledger.ts';
 import { userBalances } from '../../ledger/statement.ts';
 import type { WithdrawalRow } from './review.ts';
@@ -25,7 +25,8 @@ import {
   parseAmount,
   parseId,
   parseRemark,
-  reviewState,
+  recordPage,
+  requestRecord,
   show,
   spot,
   type WalletDeps,
@@ -54,18 +55,13 @@ interface Destination {
 
 function toRecord(r: WithdrawalListRow, cur: Currency, lang: Lang): WithdrawalRecord {
   return {
-    id: r.id,
-    currency_id: cur.id,
-    symbol: cur.symbol,
-    chain: r.chain,
-    address: r.address,
+    ...requestRecord(r, cur, lang),
     bank_card_id: r.bank_card_id,
     amount: show(r.amount, cur.decimals),
     fee: show(r.fee, cur.decimals),
     total: show(addDecimal(r.amount, r.fee), cur.decimals),
     remark: r.remark,
     tx_ref: r.tx_ref,
-    ...reviewState(r, lang),
   };
 }
 
@@ -212,7 +208,7 @@ export function makeWithdrawals({ db, users, bankCards }: WalletDeps) {
       // a malformed id is no withdrawal of theirs: the detail page shows "not found"
       if (idInput && !/^\d{1,15}$/.test(idInput)) return { list: [], page: p.page, limit: p.limit, total: 0 };
       const cond = idInput ? 'AND id = $2' : '';
-      const { rows, total } = await pageOf<WithdrawalListRow>(
+      const page = await pageOf<WithdrawalListRow>(
         db,
         {
           count: `SELECT count(*)::int AS n FROM withdrawals WHERE user_id = $1 ${cond}`,
@@ -221,13 +217,7 @@ export function makeWithdrawals({ db, users, bankCards }: WalletDeps) {
         idInput ? [userId, idInput] : [userId],
         p,
       );
-      const currencies = await currenciesById(db);
-      return {
-        list: rows.map((r) => toRecord(r, currencies.get(r.currency_id)!, lang)),
-        page: p.page,
-        limit: p.limit,
-        total,
-      };
+      return recordPage(db, page, p, (r, cur) => toRecord(r, cur, lang));
     },
   };
 }
