@@ -166,6 +166,21 @@ describe.skipIf(!url)(
       expect(got.find((o) => o.id === id && o.status === 'completed')!.fills).toHaveLength(1);
     });
 
+    it('counts login attempts in Redis: the limit holds across the three processes', async () => {
+      // RATE_LIMIT_LOGIN (10 per address and account a minute), spread over A, B and C
+      const account = `nobody.${schema}@example.com`;
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) {
+        const r = await postForm(agent, procs[i % 3]!.port, 'user/login', '', {
+          account,
+          password: 'wrong one',
+        });
+        statuses.push(r.status);
+      }
+      expect(statuses.slice(0, 10).filter((s) => s === 429)).toEqual([]);
+      expect(statuses[10]).toBe(429);
+    });
+
     it('a logout through B is refused on A at once', async () => {
       const [a, b] = [proc('A'), proc('B')];
       const user = traders[5]!;
