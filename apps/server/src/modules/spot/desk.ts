@@ -6,8 +6,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { LedgerBatch } from '../../ledger/ledger.ts';
 import { userRoom } from '../../realtime/index.ts';
-import type { Market } from '../market/markets.ts';
-import type { MarketService, RecordedTrades } from '../market/service.ts';
+import type { Market, MarketService, RecordedTrades } from '../market/service.ts';
 import { amountOf, priceOf, qtyOf, toCount } from './grid.ts';
 import {
   newOrder,

@@ -3,8 +3,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { type Leg, post } from '../../ledger/ledger.ts';
-import type { Market } from '../market/markets.ts';
-import type { MarketService } from '../market/service.ts';
+import type { Market, MarketService } from '../market/service.ts';
+import { ensureSystemUser } from '../user/service.ts';
 import type { SpotService } from './service.ts';
 
 export const MARKET_MAKER_EMAIL = 'market-maker@verdant.system';
@@ -22,16 +22,12 @@ export async function ensureMarketMaker(
   cfg: Config['marketMaker'],
 ): Promise<number> {
   return db.tx(async (q) => {
-    const [found] = await q.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [
-      MARKET_MAKER_EMAIL,
-    ]);
-    if (found) return found.id;
-    const [row] = await q.query<{ id: number }>(
-      `INSERT INTO users (nickname, account_type, email, password_hash, invite_code, is_system)
-       VALUES ('Verdant market maker', 'email', $1, '!', 'SYSTEMMM', true) RETURNING id`,
-      [MARKET_MAKER_EMAIL],
-    );
-    const id = row!.id;
+    const { id, created } = await ensureSystemUser(q, {
+      email: MARKET_MAKER_EMAIL,
+      nickname: 'Verdant market maker',
+      inviteCode: 'SYSTEMMM',
+    });
+    if (!created) return id;
     const legs: Leg[] = [];
     const give = (currencyId: number, amount: string) => {
       legs.push({ account: { userId: id, type: 'spot', currencyId }, available: amount });

@@ -1,6 +1,6 @@
 import type { OrderFill, OrderSide, OrderStatus, OrderType, SpotOrder } from '@verdant/api';
 import { type Dec, dec, truncateDecimal } from '@verdant/engine';
-import type { Market } from '../market/markets.ts';
+import type { Market } from '../market/service.ts';
 
 export type CancelReason = 'user' | 'unfilled' | 'self_trade';
 

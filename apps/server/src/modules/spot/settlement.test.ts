@@ -2,7 +2,7 @@ import type { OrderSide, OrderType } from '@verdant/api';
 import { type Dec, dec, EventLog, OrderBook } from '@verdant/engine';
 import { describe, expect, it } from 'vitest';
 import type { Posting } from '../../ledger/ledger.ts';
-import type { Market } from '../market/markets.ts';
+import type { Market } from '../market/service.ts';
 import { newOrder, type Order, type Request } from './order.ts';
 import {
   accountsAtStake,

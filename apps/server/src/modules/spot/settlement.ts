@@ -1,8 +1,7 @@
 import type { OrderFill } from '@verdant/api';
 import { type Dec, dec, type EngineEvent, type OrderBook, truncateDecimal } from '@verdant/engine';
 import type { AccountRef, Posting } from '../../ledger/ledger.ts';
-import type { Market } from '../market/markets.ts';
-import type { TradeInput } from '../market/service.ts';
+import type { Market, TradeInput } from '../market/service.ts';
 import { amountOf, priceOf, qtyOf, unitsOf } from './grid.ts';
 import { feeCurrency, type Order, type PlaceInput, type Request } from './order.ts';
 

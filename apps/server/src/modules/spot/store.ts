@@ -3,7 +3,7 @@ import { dec } from '@verdant/engine';
 import type { Db, Queryable } from '../../db/client.ts';
 import { type Paging, pageOf } from '../../db/paging.ts';
 import { canon } from '../../db/values.ts';
-import type { Market } from '../market/markets.ts';
+import type { Market } from '../market/service.ts';
 import { type CancelReason, feeCurrency, type Order } from './order.ts';
 
 // The spot_orders table: rows in and out, the batch's one write, the user's pages. Nothing here

@@ -7,7 +7,7 @@ import {
 } from '@verdant/api';
 import { dec, parseDecimal, type SweepCost } from '@verdant/engine';
 import { AppError, invalid } from '../../http/errors.ts';
-import type { Market } from '../market/markets.ts';
+import type { Market } from '../market/service.ts';
 import { amountOf, countOf, toCount, unitsOf } from './grid.ts';
 import type { Order, Outcome, PlaceInput, Request } from './order.ts';
 

@@ -503,6 +503,7 @@ export type UserService = ReturnType<typeof userService>;
 export { areaCodes } from './contacts.ts';
 export {
   accountOf,
+  ensureSystemUser,
   lockUser,
   searchUsers,
   setVerificationState,

@@ -123,3 +123,22 @@ export async function searchUsers(
     paging,
   );
 }
+
+/**
+ * A system user (the house market maker): a real row flagged `is_system` that cannot log in (its
+ * password hash is not a hash). Found by e-mail or created, in the caller's transaction;
+ * `created` tells which (the caller funds it once).
+ */
+export async function ensureSystemUser(
+  q: Queryable,
+  u: { email: string; nickname: string; inviteCode: string },
+): Promise<{ id: number; created: boolean }> {
+  const [found] = await q.query<{ id: number }>('SELECT id FROM users WHERE email = $1', [u.email]);
+  if (found) return { id: found.id, created: false };
+  const [row] = await q.query<{ id: number }>(
+    `INSERT INTO users (nickname, account_type, email, password_hash, invite_code, is_system)
+     VALUES ($1, 'email', $2, '!', $3, true) RETURNING id`,
+    [u.nickname, u.email, u.inviteCode],
+  );
+  return { id: row!.id, created: true };
+}
