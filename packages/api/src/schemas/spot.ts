@@ -13,6 +13,8 @@ import {
 import { Literals, Str } from './common.ts';
 
 const Dec = (description: string) => Type.String({ description: `${description} (decimal string)` });
+/** A moment as ISO 8601 text in UTC ("2025-01-31T07:05:09.123Z"), as every record of the API gives it. */
+const DateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 export const PlaceOrderBody = Type.Object({
   symbol: Str('Market: btcusdt', { maxLength: 30 }),
@@ -47,7 +49,7 @@ export const OrderFill = Type.Object({
     description: 'Buyers pay in the base currency, sellers in the quote currency',
   }),
   role: Literals(TRADE_ROLES),
-  time: Type.Integer({ description: 'Milliseconds since 1970' }),
+  time: DateTime('When the trade happened'),
 });
 export type OrderFill = Static<typeof OrderFill>;
 
@@ -70,8 +72,8 @@ export const SpotOrder = Type.Object({
   fee_currency: Type.String(),
   /** Why it left the book when cancelled: by the user, or what the engine could not trade. */
   cancel_reason: Type.Union([Literals(CANCEL_REASONS), Type.Null()]),
-  created_at: Type.Integer({ description: 'Milliseconds since 1970' }),
-  updated_at: Type.Integer(),
+  created_at: DateTime('When the order was placed'),
+  updated_at: DateTime('Its last change'),
   fills: Type.Array(OrderFill),
 });
 export type SpotOrder = Static<typeof SpotOrder>;

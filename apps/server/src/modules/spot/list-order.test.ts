@@ -54,5 +54,14 @@ describe('lists are ordered by number, not by the text of the id', () => {
     const sold = await request<SpotOrderPage>(h.app, 'GET', 'coin/list', {}, seller!.token);
     const fills = numbers(sold.body.data.list[0]!.fills.map((f) => f.id));
     expect(fills).toEqual(numbers(all!.ids).reverse());
+
+    // times are ISO text, as in every other record of the API: the list and the answer agree
+    const order = sold.body.data.list[0]!;
+    const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    expect(order.created_at).toMatch(iso);
+    expect(order.created_at).toBe(ask.body.data.created_at);
+    expect(Date.parse(order.updated_at)).toBeGreaterThan(Date.parse(order.created_at) - 1);
+    for (const f of order.fills) expect(f.time).toMatch(iso);
+    expect(order.fills.at(-1)!.time).toBe(order.updated_at);
   });
 });

@@ -22,6 +22,7 @@ export interface Order {
   status: OrderStatus;
   cancelReason: CancelReason | null;
   seq: number;
+  /** Milliseconds since 1970, as the batch's clock reads it; the API gives ISO text (toApi). */
   createdAt: number;
   updatedAt: number;
   /** Fills of the current batch, for the answer and the socket push. */
@@ -106,8 +107,8 @@ export function toApi(o: Order): SpotOrder {
     fee: o.fee.toFixed(),
     fee_currency: feeCurrency(o.market, o.side),
     cancel_reason: o.cancelReason,
-    created_at: o.createdAt,
-    updated_at: o.updatedAt,
+    created_at: new Date(o.createdAt).toISOString(),
+    updated_at: new Date(o.updatedAt).toISOString(),
     fills: o.fills,
   };
 }

@@ -153,7 +153,7 @@ export function settle(
             fee: fee.toFixed(),
             fee_currency: feeCurrency(m, o.side),
             role: o === maker ? 'maker' : 'taker',
-            time: now,
+            time: new Date(now).toISOString(),
           };
           o.fills.push(fill);
           fillEntries.push(fill);

@@ -233,7 +233,7 @@ export function createOrderStore(db: Db) {
           fee: canon(role === 'maker' ? r.maker_fee : r.taker_fee),
           fee_currency: feeCurrency(m, side),
           role,
-          time: Number(r.t),
+          time: new Date(Number(r.t)).toISOString(),
         });
         out.set(oid, list);
       }

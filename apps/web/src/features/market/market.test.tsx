@@ -134,8 +134,8 @@ const waitingOrder = {
   fee: '0',
   fee_currency: 'BTC',
   cancel_reason: null,
-  created_at: 1_700_000_000_000,
-  updated_at: 1_700_000_000_000,
+  created_at: '2023-11-14T22:13:20.000Z',
+  updated_at: '2023-11-14T22:13:20.000Z',
   fills: [],
 };
 
@@ -405,6 +405,8 @@ describe('chart page', () => {
     });
     renderPage(<KlinePage />, paths.kline, kline);
     const order = await screen.findByTestId('order-41');
+    // placed at 22:13:20 UTC (ISO text), shown as month-day and time in the device's zone
+    expect(order.querySelector('.v-market-order__time')?.textContent).toMatch(/^\d\d-\d\d \d\d:\d\d:20$/);
     fireEvent.click(within(order).getByRole('button', { name: en.trade.cancel }));
     expect(await screen.findByText(en.trade.cancelConfirm)).toBeTruthy();
     fireEvent.click(within(lastDialog()).getByText(en.trade.keep));

@@ -10,8 +10,9 @@ import { QueryView } from '../../../shared/ui/QueryView';
 import { cancelOrder, type OrderView, ordersQuery, tradeKeys } from '../api';
 
 const pad = (n: number) => String(n).padStart(2, '0');
-function when(ms: number): string {
-  const d = new Date(ms);
+/** An ISO time as "01-31 14:05:09" in the device's time zone: the year is left out to keep the card short. */
+function when(iso: string): string {
+  const d = new Date(iso);
   return `${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`;
 }
 
