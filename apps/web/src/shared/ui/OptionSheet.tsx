@@ -34,9 +34,9 @@ export function OptionSheet<V extends string | number>({
   footer,
 }: Props<V>) {
   return (
-    <Popup visible={visible} onMaskClick={onClose} onClose={onClose} bodyClassName="v-option-sheet">
-      <h2 className="v-option-sheet__title">{title}</h2>
-      <div className="v-option-sheet__list">
+    <Popup visible={visible} onMaskClick={onClose} onClose={onClose} bodyClassName="v-picker-sheet">
+      <h2 className="v-picker-sheet__title">{title}</h2>
+      <div className="v-picker-sheet__list">
         {options.length === 0 && emptyText ? (
           <EmptyState text={emptyText} />
         ) : (
@@ -47,7 +47,7 @@ export function OptionSheet<V extends string | number>({
                 disabled={o.disabled}
                 description={o.description}
                 arrowIcon={false}
-                extra={o.value === value ? <CheckOutline className="v-option-sheet__check" /> : null}
+                extra={o.value === value ? <CheckOutline className="v-picker-sheet__check" /> : null}
                 onClick={() => {
                   onSelect(o.value);
                   onClose();
