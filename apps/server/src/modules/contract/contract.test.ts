@@ -460,6 +460,44 @@ describe('concurrency and restarts', () => {
     await clean();
   });
 
+  it('a process without the trigger job waits for it, and the job takes in the positions opened there', async () => {
+    await tick('60000');
+    const u = await user('1000');
+    // two processes of a cluster on one database: the job runs on `owner` (no timer: driven
+    // by hand), `other` never starts it
+    await app.contract.stop();
+    const owner = createContractService(app.ctx, app.market, app.io, app.log, { manualTriggers: true });
+    const other = createContractService(app.ctx, app.market, app.io, app.log, {
+      manualTriggers: true,
+      waitMs: 0,
+    });
+    try {
+      await owner.start();
+      const p = await other.submit(u.user.id, {
+        symbol: 'btcusdt',
+        direction: 'long',
+        lots: '1',
+        multiple: '10',
+        take_profit: '60100',
+        stop_loss: '59000',
+      });
+      expect(p.status).toBe('holding');
+      // a tick the job has not reached: the other process does not act on it by itself
+      await record('60050');
+      await expect(other.close(u.user.id, { id: p.id })).rejects.toMatchObject({ statusCode: 503 });
+      await owner.advanceAll();
+      // the job learnt of the position from its history, and fires its take-profit
+      await record('60150');
+      await owner.advanceAll();
+      const done = await position(u.token, p.id, 'closed');
+      expect(done).toMatchObject({ close_reason: 'take_profit', current_price: '60150' });
+      await clean();
+    } finally {
+      await owner.stop();
+      await app.contract.start();
+    }
+  });
+
   it('fires at start-up, in order, the triggers of ticks recorded while the job was stopped', async () => {
     await tick('60000');
     const u = await user('1000');

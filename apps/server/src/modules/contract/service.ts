@@ -66,6 +66,8 @@ interface Contract {
   /** The contract's single writer: opens, closes, stop changes and ticks run one at a time. */
   chain: Promise<unknown>;
   lastTick: ContractTick | null;
+  /** The last contract_events id this process has looked at (changes made by other processes). */
+  lastEvent: number;
 }
 
 interface Tick {
@@ -135,6 +137,10 @@ const specOf = (c: Contract, row: PositionRow): ContractSpec => ({
 });
 
 export interface ContractServiceOptions {
+  /** How often the running job looks for ticks without being told (ticks recorded by another process). */
+  pollMs?: number;
+  /** How long a user's action on a process without the job waits for the job to reach its tick. */
+  waitMs?: number;
   /** Tests: no subscription to the feed; they call `advanceAll()` after recording ticks. */
   manualTriggers?: boolean;
 }
@@ -158,7 +164,9 @@ export function createContractService(
   const { db } = ctx;
   let contracts: Contract[] | null = null;
   let stopTicks: (() => void) | null = null;
-  let stopped = false;
+  /** True unless this process runs the trigger job (start() was called and stop() was not). */
+  let stopped = true;
+  let poll: NodeJS.Timeout | null = null;
 
   function locked<T>(c: Contract, fn: () => Promise<T>): Promise<T> {
     const p = c.chain.then(fn);
@@ -225,6 +233,7 @@ export function createContractService(
         waiting: [],
         chain: Promise.resolve(),
         lastTick: null,
+        lastEvent: 0,
       });
     }
     contracts = out;
@@ -293,13 +302,75 @@ export function createContractService(
     time: Number(r.t),
   });
 
+  /** Puts a position's triggers where they belong now: the index, the waiting list, or nowhere. */
+  function place(c: Contract, row: PositionRow): void {
+    const id = Number(row.id);
+    c.index.remove(id);
+    c.waiting = c.waiting.filter((w) => w.id !== id);
+    if (row.status !== 'pending' && row.status !== 'holding') return;
+    const armed = Number(row.armed_tick_id);
+    const triggers = triggersOf(c, row);
+    if (armed <= c.cursor) c.index.set(id, triggers);
+    else {
+      c.waiting.push({ armed, id, triggers });
+      c.waiting.sort((a, b) => a.armed - b.armed || a.id - b.id);
+    }
+  }
+
+  /**
+   * Positions changed by another process since the last look (their history rows say which):
+   * their triggers are taken in, and one armed before the cursor is first run over the ticks it
+   * missed, so it fires at the same tick as if this process had known it all along.
+   */
+  async function syncChanges(c: Contract): Promise<number> {
+    const [top] = await db.query<{ id: string | null }>('SELECT max(id)::text AS id FROM contract_events');
+    const last = Number(top?.id ?? 0);
+    if (last <= c.lastEvent) return 0;
+    const rows = await db.query<PositionRow>(
+      `SELECT ${POSITION_COLUMNS} FROM contract_positions
+        WHERE contract_id = $1 AND id IN (SELECT position_id FROM contract_events WHERE id > $2 AND id <= $3)
+        ORDER BY id`,
+      [c.id, c.lastEvent, last],
+    );
+    c.lastEvent = last;
+    let settled = 0;
+    for (const row of rows) {
+      const armed = Number(row.armed_tick_id);
+      const open = row.status === 'pending' || row.status === 'holding';
+      if (!open || armed >= c.cursor || c.index.has(Number(row.id))) {
+        place(c, row);
+        continue;
+      }
+      // armed before the cursor and unknown here: replay the ticks it missed
+      const solo = new TriggerIndex();
+      solo.set(Number(row.id), triggersOf(c, row));
+      const ticks = await db.query<{ id: string; price: string; source: string; t: string }>(
+        `SELECT id::text, price::text, source, (extract(epoch FROM created_at) * 1000)::bigint::text AS t
+           FROM index_ticks WHERE market_id = $1 AND id > $2 AND id <= $3 ORDER BY id`,
+        [c.market.id, armed, c.cursor],
+      );
+      let fired = false;
+      for (const r of ticks) {
+        const tick = tickOf(r);
+        const at = priceToTicks(tick.price, c.spec.tickSize);
+        const out = at === null ? [] : solo.tick(at);
+        if (out.length === 0) continue;
+        settled += await settleFired(c, tick, out, false);
+        fired = true;
+        break;
+      }
+      if (!fired) place(c, row);
+    }
+    return settled;
+  }
+
   /**
    * Runs the triggers over every recorded tick of the contract's market after the cursor (up to
    * `upTo`), in order. Call inside the contract's lock. A tick that fires nothing costs only the
    * index's two comparisons; one that does settles what it fired in one transaction.
    */
   async function advance(c: Contract, upTo: number | null = null): Promise<number> {
-    let settled = 0;
+    let settled = await syncChanges(c);
     if (c.index.size === 0 && c.waiting.length === 0) {
       // nothing to trigger: move the cursor without reading the ticks
       const [r] = await db.query<{ id: string | null }>(
@@ -308,7 +379,7 @@ export function createContractService(
       );
       if (r?.id != null && Number(r.id) > c.cursor) c.cursor = Number(r.id);
       await saveCursor(db, c);
-      return 0;
+      return settled;
     }
     for (;;) {
       const rows = await db.query<{ id: string; price: string; source: string; t: string }>(
@@ -338,7 +409,7 @@ export function createContractService(
   }
 
   /** Settles what one tick fired: limit orders open, positions close at the tick. */
-  async function settleFired(c: Contract, tick: Tick, fired: Fired[]): Promise<number> {
+  async function settleFired(c: Contract, tick: Tick, fired: Fired[], moveCursor = true): Promise<number> {
     let changed: PositionRow[];
     try {
       changed = await db.tx(async (q) => {
@@ -356,8 +427,10 @@ export function createContractService(
           else if (f.kind !== 'limit' && row.status === 'holding')
             out.push(await closeRow(q, c, row, tick, f.kind));
         }
-        c.cursor = tick.id;
-        await saveCursor(q, c);
+        if (moveCursor) {
+          c.cursor = tick.id;
+          await saveCursor(q, c);
+        }
         return out;
       });
     } catch (e) {
@@ -368,9 +441,7 @@ export function createContractService(
       ).catch(() => {});
       throw e;
     }
-    for (const row of changed) {
-      if (row.status === 'holding') c.index.set(Number(row.id), triggersOf(c, row));
-    }
+    for (const row of changed) if (row.status === 'holding') place(c, row);
     await emit(c, changed);
     return changed.length;
   }
@@ -641,8 +712,21 @@ export function createContractService(
   async function current(c: Contract): Promise<Tick> {
     const t = await latestTick(c);
     if (!t) throw new AppError('UNAVAILABLE', 'contract.noPrice');
-    await advance(c, t.id);
-    return t;
+    if (!stopped) {
+      await advance(c, t.id);
+      return t;
+    }
+    // the trigger job runs on another process: wait until it has seen this tick
+    const until = Date.now() + (opts.waitMs ?? 5_000);
+    for (;;) {
+      const [k] = await db.query<{ tick_id: string }>(
+        'SELECT tick_id::text FROM contract_cursors WHERE contract_id = $1',
+        [c.id],
+      );
+      if (k && Number(k.tick_id) >= t.id) return t;
+      if (Date.now() >= until) throw new AppError('UNAVAILABLE', 'errors.tryAgain');
+      await new Promise((r) => setTimeout(r, 50));
+    }
   }
 
   async function lockedRow(q: Queryable, id: string): Promise<PositionRow> {
@@ -717,6 +801,10 @@ export function createContractService(
           if (k) c.cursor = c.savedCursor = Number(k.tick_id);
           c.index = new TriggerIndex();
           c.waiting = [];
+          const [top] = await db.query<{ id: string | null }>(
+            'SELECT max(id)::text AS id FROM contract_events',
+          );
+          c.lastEvent = Number(top?.id ?? 0);
           const rows = await db.query<PositionRow>(
             `SELECT ${POSITION_COLUMNS} FROM contract_positions
               WHERE contract_id = $1 AND status IN ('pending', 'holding')`,
@@ -733,7 +821,12 @@ export function createContractService(
         });
       }
       if (settled > 0) log.info({ settled }, 'contract triggers due while stopped fired at start');
-      if (!opts.manualTriggers) stopTicks = market.onTicks(() => wake());
+      if (!opts.manualTriggers) {
+        stopTicks = market.onTicks(() => wake());
+        // ticks recorded by another process (the feed may run elsewhere) are not announced here
+        poll = setInterval(wake, opts.pollMs ?? 1_000);
+        poll.unref();
+      }
       return settled;
     },
 
@@ -741,6 +834,8 @@ export function createContractService(
       stopped = true;
       stopTicks?.();
       stopTicks = null;
+      if (poll) clearInterval(poll);
+      poll = null;
       await running;
       for (const c of contracts ?? []) await c.chain;
     },
