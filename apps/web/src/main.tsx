@@ -6,6 +6,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { loadAntdLocale } from './app/antd-locale';
+import { preloadPage } from './app/routes';
 import { initI18n, storedLang } from './shared/i18n';
 import { applyTheme, storedTheme } from './shared/theme';
 import { loadToast } from './shared/toast';
@@ -14,6 +15,8 @@ import { loadToast } from './shared/toast';
 applyTheme(storedTheme());
 
 async function start() {
+  // the page's chunk downloads beside the language files, not after them
+  preloadPage(window.location.hash.slice(1).split('?')[0] || '/');
   const lang = storedLang();
   const [, antdLocale] = await Promise.all([initI18n(lang), loadAntdLocale(lang)]);
   setDefaultConfig({ locale: antdLocale });

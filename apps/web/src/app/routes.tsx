@@ -1,15 +1,14 @@
-import type { ComponentType, LazyExoticComponent } from 'react';
-import { Navigate, type RouteObject } from 'react-router';
+import { matchRoutes, Navigate, type RouteObject } from 'react-router';
 import { type PageName, pages, paths, TAB_PAGES } from '../shared/paths';
 import { AppShell } from './AppShell';
 import { RequireAuth } from './guard';
-import { lazyPage } from './lazy-page';
+import { type LazyPage, lazyPage } from './lazy-page';
 import { PageLayout } from './PageLayout';
 import type { RouteHandle } from './page-meta';
 import { RouteError } from './RouteError';
 import { TabLayout } from './TabLayout';
 
-type Page = LazyExoticComponent<ComponentType<object>>;
+type Page = LazyPage<object>;
 
 const Home = lazyPage(() => import('../features/home/HomePage'));
 // One temporary page for every part that later work builds (it reads the title from the route).
@@ -130,3 +129,13 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/**
+ * Starts fetching the chunk of the page at `pathname` (the hash path the app opens on), so it
+ * arrives together with the language files instead of after the first render asked for it.
+ */
+export function preloadPage(pathname: string): void {
+  const match = matchRoutes(routes, pathname)?.at(-1);
+  const name = (match?.route.handle as RouteHandle | undefined)?.page;
+  (name ? (PAGE_COMPONENTS[name] ?? Placeholder) : Home).preload();
+}

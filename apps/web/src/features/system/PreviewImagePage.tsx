@@ -21,10 +21,17 @@ export default function PreviewImagePage() {
   const src = safeSrc(params.get('src'));
   const [failed, setFailed] = useState(false);
 
+  const shown = Boolean(src) && !failed;
   return (
-    <button type="button" className="v-system-preview" onClick={goBack} aria-label={t('common.close')}>
-      {src && !failed ? (
-        <img src={src} alt={t('titles.previewImage')} onError={() => setFailed(true)} />
+    <button
+      type="button"
+      className="v-system-preview"
+      onClick={goBack}
+      // the name holds the text the button shows when the picture failed (WCAG 2.5.3)
+      aria-label={shown ? t('common.close') : `${t('errors.previewFailed')} ${t('common.close')}`}
+    >
+      {shown ? (
+        <img src={src ?? undefined} alt={t('titles.previewImage')} onError={() => setFailed(true)} />
       ) : (
         <span className="v-system-preview__failed" role="alert">
           <PictureWrongOutline />

@@ -1,6 +1,7 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { WALLET_ACCOUNT_TYPES, type WalletAccountType } from '@verdant/api';
 import { Button, Segmented } from 'antd-mobile';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { formatAmount, NO_VALUE } from '../../shared/money';
@@ -155,12 +156,27 @@ export default function TradeAccountPage() {
   const raw = params.get('type');
   const type: WalletAccountType = isAccountType(raw) ? raw : 'spot';
   const currencyId = idParam(params.get('currency_id'));
+  const segmented = useRef<HTMLDivElement>(null);
+  // rc-segmented wraps each radio input in role=option, which no role of the box may hold: the
+  // box becomes a radiogroup and the radios name themselves (after every render, as React sets
+  // aria-selected again when the choice changes)
+  useEffect(() => {
+    const box = segmented.current;
+    if (!box) return;
+    box.setAttribute('role', 'radiogroup');
+    for (const o of box.querySelectorAll('[role="option"]')) {
+      o.removeAttribute('role');
+      o.removeAttribute('aria-selected');
+    }
+  });
 
   return (
     <PullToRefresh onRefresh={() => queryClient.invalidateQueries({ queryKey: walletKeys.all })}>
       <div className="v-wallet-page">
         {currencyId === null && (
           <Segmented
+            ref={segmented}
+            aria-label={t('titles.account')}
             block
             className="v-wallet-segmented"
             value={type}

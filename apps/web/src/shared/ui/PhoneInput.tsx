@@ -38,7 +38,8 @@ export function PhoneInput({ value, onChange, areaCode, onAreaCodeChange, placeh
         type="button"
         className="v-area-code"
         onClick={() => setOpen(true)}
-        aria-label={t('auth.selectAreaCode')}
+        // the name starts with what the button shows (WCAG 2.5.3), then says what it does
+        aria-label={`+${areaCode} ${t('auth.selectAreaCode')}`}
       >
         +{areaCode}
         <DownFill />

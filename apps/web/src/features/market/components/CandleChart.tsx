@@ -154,6 +154,8 @@ export default function CandleChart({
     );
     const c = init(el, { locale });
     if (!c) return;
+    // klinecharts puts its canvas box at tabindex 1, ahead of the whole page in keyboard order
+    for (const n of el.querySelectorAll('[tabindex="1"]')) n.setAttribute('tabindex', '0');
     chart.current = c;
     c.setDataLoader({
       getBars: async ({ type, timestamp, callback }) => {
