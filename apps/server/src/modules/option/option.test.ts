@@ -242,6 +242,22 @@ describe('delivery', () => {
     expect(d).toMatchObject({ result: 'loss', delivery: { price: '499', time: o.deliver_at + 4_000 } });
   });
 
+  it('gives each order of one pass its own delivery tick: the first at or after its own delivery time', async () => {
+    const u = await optionTrader(h);
+    const a = await buy(9, u.token, '80', { amount: '10' });
+    await new Promise((r) => setTimeout(r, 20));
+    const b = await buy(9, u.token, '80', { amount: '10', direction: 'bearish' });
+    const ta = await tick(h.app, '81', a.deliver_at + 5, 9);
+    const tb = await tick(h.app, '79', b.deliver_at, 9);
+    expect(await h.app.option.settleDue(b.deliver_at)).toBe(2);
+    const by = new Map(
+      (await orders(h, u.token, { status: 'delivered' })).body.data.list.map((o) => [o.id, o]),
+    );
+    // b was bought at least 20 ms after a: a's tick, 5 ms after its delivery time, is before b's
+    expect(by.get(a.id)).toMatchObject({ result: 'win', delivery: { id: ta, price: '81' } });
+    expect(by.get(b.id)).toMatchObject({ result: 'win', delivery: { id: tb, price: '79' } });
+  });
+
   it('settles each order exactly once, however many settlements run at the same time', async () => {
     const traders = await Promise.all(Array.from({ length: 5 }, () => optionTrader(h, '1000')));
     const bought = [];

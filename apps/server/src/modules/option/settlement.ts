@@ -8,6 +8,7 @@ export const SETTLE_BATCH = 5000;
 interface DueRow {
   id: string;
   user_id: number;
+  market_id: number;
   currency_id: number;
   decimals: number;
   direction: OptionDirection;
@@ -15,9 +16,17 @@ interface DueRow {
   profit_ratio: string;
   fee_rate: string;
   purchase_price: string;
-  tick_id: string;
-  tick_price: string;
-  tick_at: string;
+  due: string;
+}
+
+interface TickRow {
+  market_id: number;
+  id: string;
+  price: string;
+  /** Milliseconds, rounded down: a tick a fraction of a millisecond early is never taken as on time. */
+  t: string;
+  /** As stored, written back to the order exactly. */
+  at: string;
 }
 
 /** One settled order, as the caller publishes it after the commit. */
@@ -40,22 +49,73 @@ export async function settleBatch(
   limit = SETTLE_BATCH,
 ): Promise<{ settled: Settled[]; seen: number }> {
   return db.tx(async (q) => {
+    // an order can settle once its market has a tick at or after its delivery time: only those
+    // are taken (and locked), in delivery order
     const due = await q.query<DueRow>(
-      `SELECT o.id::text, o.user_id, o.currency_id, c.decimals, o.direction, o.amount::text, o.profit_ratio::text,
-              o.fee_rate::text, o.purchase_price::text, t.id::text AS tick_id, t.price::text AS tick_price,
-              t.created_at::text AS tick_at
+      `WITH latest AS (
+         SELECT m.id AS market_id, (SELECT max(i.created_at) FROM index_ticks i WHERE i.market_id = m.id) AS at
+           FROM markets m
+       )
+       SELECT o.id::text, o.user_id, o.market_id, o.currency_id, c.decimals, o.direction, o.amount::text,
+              o.profit_ratio::text, o.fee_rate::text, o.purchase_price::text,
+              floor(extract(epoch FROM o.deliver_at) * 1000)::bigint::text AS due
          FROM option_orders o
          JOIN currencies c ON c.id = o.currency_id
-         JOIN LATERAL (SELECT i.id, i.price, i.created_at FROM index_ticks i
-                        WHERE i.market_id = o.market_id AND i.created_at >= o.deliver_at
-                        ORDER BY i.created_at, i.id LIMIT 1) t ON true
-        WHERE o.status = 'waiting' AND o.deliver_at <= $1
+         JOIN latest l ON l.market_id = o.market_id
+        WHERE o.status = 'waiting' AND o.deliver_at <= $1 AND o.deliver_at <= l.at
         ORDER BY o.deliver_at, o.id
         LIMIT $2
           FOR UPDATE OF o SKIP LOCKED`,
       [new Date(now).toISOString(), limit],
     );
     if (due.length === 0) return { settled: [], seen: 0 };
+    // the ticks of each market from its earliest delivery time to the first tick at or after its
+    // latest: one range read instead of one look-up per order
+    const span = new Map<number, { from: number; to: number }>();
+    for (const o of due) {
+      const d = Number(o.due);
+      const s = span.get(o.market_id);
+      if (!s) span.set(o.market_id, { from: d, to: d });
+      else {
+        s.from = Math.min(s.from, d);
+        s.to = Math.max(s.to, d);
+      }
+    }
+    const markets = [...span.keys()];
+    const ticks = await q.query<TickRow>(
+      `SELECT r.market_id, t.id::text, t.price::text, floor(extract(epoch FROM t.created_at) * 1000)::bigint::text AS t,
+              t.created_at::text AS at
+         FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS r(market_id, lo, hi)
+         JOIN LATERAL (SELECT min(created_at) AS last FROM index_ticks
+                        WHERE market_id = r.market_id AND created_at >= r.hi) b ON true
+         JOIN LATERAL (SELECT id, price, created_at FROM index_ticks
+                        WHERE market_id = r.market_id AND created_at >= r.lo AND created_at <= b.last) t ON true
+        ORDER BY r.market_id, t.created_at, t.id`,
+      [
+        markets,
+        markets.map((m) => new Date(span.get(m)!.from).toISOString()),
+        markets.map((m) => new Date(span.get(m)!.to).toISOString()),
+      ],
+    );
+    const byMarket = new Map<number, TickRow[]>();
+    for (const t of ticks) {
+      const list = byMarket.get(t.market_id);
+      if (list) list.push(t);
+      else byMarket.set(t.market_id, [t]);
+    }
+    /** The first tick at or after `d` (ticks in time order, ties by id: the earlier recorded). */
+    const deliveryTick = (market: number, d: number): TickRow | undefined => {
+      const list = byMarket.get(market) ?? [];
+      let lo = 0;
+      let hi = list.length;
+      while (lo < hi) {
+        const mid = (lo + hi) >> 1;
+        if (Number(list[mid]!.t) < d) lo = mid + 1;
+        else hi = mid;
+      }
+      return list[lo];
+    };
+
     const cols = {
       id: [] as string[],
       tick: [] as string[],
@@ -67,7 +127,12 @@ export async function settleBatch(
       fee: [] as string[],
     };
     const postings = new Map<string, Posting>();
+    const taken: DueRow[] = [];
     for (const o of due) {
+      const tick = deliveryTick(o.market_id, Number(o.due));
+      // none only if a tick was removed meanwhile (ticks are never removed): leave it waiting
+      if (!tick) continue;
+      taken.push(o);
       const s = settleOption({
         amount: o.amount,
         profitRatio: o.profit_ratio,
@@ -75,12 +140,12 @@ export async function settleBatch(
         decimals: o.decimals,
         direction: o.direction,
         purchasePrice: o.purchase_price,
-        deliveryPrice: o.tick_price,
+        deliveryPrice: tick.price,
       });
       cols.id.push(o.id);
-      cols.tick.push(o.tick_id);
-      cols.price.push(o.tick_price);
-      cols.at.push(o.tick_at);
+      cols.tick.push(tick.id);
+      cols.price.push(tick.price);
+      cols.at.push(tick.at);
       cols.result.push(s.result);
       cols.payout.push(s.payout);
       cols.pnl.push(s.pnl);
@@ -129,7 +194,7 @@ export async function settleBatch(
     if (updated.length === 0) return { settled: [], seen: due.length };
     // posted in delivery order, only for the orders this transaction moved out of 'waiting'
     const mine = new Set(updated.map((r) => r.id));
-    const list = due.filter((o) => mine.has(o.id)).map((o) => postings.get(o.id)!);
+    const list = taken.filter((o) => mine.has(o.id)).map((o) => postings.get(o.id)!);
     const results = await postMany(q, list);
     const short = results.find((r) => !r.ok);
     // the stake was frozen at purchase: a shortfall means the ledger and the orders disagree
