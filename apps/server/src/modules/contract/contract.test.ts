@@ -82,6 +82,8 @@ async function position(token: string, id: string, status: string): Promise<Cont
   return p;
 }
 
+const mine_ = async (token: string) => (await mine(token)).body.data.list;
+
 async function clean() {
   expect((await verifyLedger(app.ctx.db)).problems).toEqual([]);
 }
@@ -458,6 +460,34 @@ describe('concurrency and restarts', () => {
       expect(r).toMatchObject({ status: 409, body: { message: 'This position is already closed' } });
     expect(await balance(u.user.id)).toEqual({ available: '1028.185', frozen: '0' });
     await clean();
+  });
+
+  it('holds the per-user limit under parallel orders sent to two processes', async () => {
+    await tick('60000');
+    const u = await user('10000');
+    const other = createContractService(app.ctx, app.market, app.io, app.log, {
+      manualTriggers: true,
+      waitMs: 5000,
+    });
+    const [mine] = await app.contract.contracts();
+    const [theirs] = await other.contracts();
+    const saved = { ...mine!.spec };
+    mine!.spec = { ...mine!.spec, maxOpenPositions: 3 };
+    theirs!.spec = { ...theirs!.spec, maxOpenPositions: 3 };
+    try {
+      const body = { symbol: 'btcusdt', direction: 'long', lots: '1', multiple: '10' };
+      const results = await Promise.allSettled(
+        Array.from({ length: 12 }, (_, i) => (i % 2 ? other : app.contract).submit(u.user.id, body)),
+      );
+      expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+      for (const r of results)
+        if (r.status === 'rejected')
+          expect(r.reason).toMatchObject({ messageKey: 'contract.tooManyPositions' });
+      expect((await mine_(u.token)).length).toBe(3);
+      await clean();
+    } finally {
+      mine!.spec = saved;
+    }
   });
 
   it('a process without the trigger job waits for it, and the job takes in the positions opened there', async () => {

@@ -42,7 +42,7 @@ import type { Queryable } from '../../db/client.ts';
 import { parsePaging } from '../../db/paging.ts';
 import { canon } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
-import { balanceOf, InsufficientFunds, type Leg, post } from '../../ledger/ledger.ts';
+import { balanceOf, InsufficientFunds, LedgerBatch, type Leg, post } from '../../ledger/ledger.ts';
 import { addStreamResolver, userRoom } from '../../realtime/index.ts';
 import type { Market, MarketService } from '../market/service.ts';
 
@@ -890,6 +890,12 @@ export function createContractService(
         const cost = openCost(c.spec, price, lots, Number(multiple));
         const liq = liquidationTicks(c.spec, direction, price, lots, cost.margin);
         const row = await db.tx(async (q) => {
+          // the user's contract account (with the fees account, in the ledger's lock order) held
+          // from here: the limits below are counted once per user even across processes
+          await new LedgerBatch(q).lock([
+            { userId, type: 'contract', currencyId: c.currencyId },
+            { house: 'fees', currencyId: c.currencyId },
+          ]);
           const [held] = await q.query<{ n: number; lots: number }>(
             `SELECT count(*)::int AS n, coalesce(sum(lots), 0)::int AS lots FROM contract_positions
               WHERE user_id = $1 AND contract_id = $2 AND status IN ('pending', 'holding')`,
