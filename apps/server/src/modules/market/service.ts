@@ -794,6 +794,6 @@ declare module 'fastify' {
   }
 }
 
-export type { ChartInterval, Market };
 /** For other modules: latest index prices without reading the market tables. */
 export { latestIndexPrices } from './index-prices.ts';
+export type { ChartInterval, Market };
