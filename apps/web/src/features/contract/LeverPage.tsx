@@ -20,9 +20,8 @@ import { isGreater } from '../../shared/money';
 import { href, loginHref } from '../../shared/paths';
 import { isLoggedIn, useSession } from '../../shared/session';
 import { showToast } from '../../shared/toast';
-import { ErrorState } from '../../shared/ui/ErrorState';
 import { NavBarAction } from '../../shared/ui/NavBarAction';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryFallback, QueryView } from '../../shared/ui/QueryView';
 import {
   cancelOrder,
   closeAll,
@@ -92,9 +91,7 @@ export default function LeverPage() {
     [ContractEvents.position]: () => refresh(),
   });
 
-  if (deal.isPending) return <PageLoading />;
-  if (deal.isError && !deal.data)
-    return <ErrorState error={deal.error} onRetry={() => void deal.refetch()} />;
+  if (deal.data === undefined) return <QueryFallback query={deal} />;
   const data: ContractDeal = deal.data;
   const c = data.current;
   const current = ticks.at(-1)?.price ?? c.price?.price ?? null;
@@ -416,22 +413,20 @@ export default function LeverPage() {
               {t('contract.closeAll')}
             </Button>
           )}
-          {positions.isPending ? (
-            <PageLoading />
-          ) : positions.isError ? (
-            <ErrorState error={positions.error} onRetry={() => void positions.refetch()} />
-          ) : (
-            <PositionList
-              status={tab}
-              list={positions.data.list}
-              price={current}
-              priceDecimals={c.price_decimals}
-              currencyDecimals={c.currency_decimals}
-              onClose={(p) => void onClose(p)}
-              onStops={setStopsFor}
-              onCancel={(p) => void onCancel(p)}
-            />
-          )}
+          <QueryView query={positions} rows={2}>
+            {(page) => (
+              <PositionList
+                status={tab}
+                list={page.list}
+                price={current}
+                priceDecimals={c.price_decimals}
+                currencyDecimals={c.currency_decimals}
+                onClose={(p) => void onClose(p)}
+                onStops={setStopsFor}
+                onCancel={(p) => void onCancel(p)}
+              />
+            )}
+          </QueryView>
         </section>
       )}
 

@@ -21,9 +21,8 @@ import { href, loginHref } from '../../shared/paths';
 import { isLoggedIn, useSession } from '../../shared/session';
 import { showToast } from '../../shared/toast';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { ErrorState } from '../../shared/ui/ErrorState';
 import { OptionSheet } from '../../shared/ui/OptionSheet';
-import { PageLoading } from '../../shared/ui/PageLoading';
+import { QueryFallback, SkeletonRows } from '../../shared/ui/QueryView';
 import { currenciesQuery, historyQuery, optionKeys, ordersQuery, secondsQuery } from './api';
 import { BuyPopup } from './components/BuyPopup';
 import { type ChartPoint, IndexChart } from './components/IndexChart';
@@ -119,9 +118,7 @@ export default function OptionPage() {
   const waitingList = (waiting.data as OptionOrderPage | undefined)?.list ?? [];
   const now = useNow(waitingList.length > 0);
 
-  if (tickers.isPending) return <PageLoading />;
-  if (tickers.isError && !tickers.data)
-    return <ErrorState error={tickers.error} onRetry={() => void tickers.refetch()} />;
+  if (tickers.data === undefined) return <QueryFallback query={tickers} />;
   const markets = tickers.data as MarketTicker[];
   const market = markets.find((m) => m.symbol === symbol) ?? markets[0];
   if (!market) return <EmptyState text={t('common.noData')} />;
@@ -237,7 +234,7 @@ export default function OptionPage() {
             ))
           )
         ) : history.isPending ? (
-          <PageLoading />
+          <SkeletonRows rows={3} />
         ) : !historyPage || historyPage.list.length === 0 ? (
           <EmptyState text={t('option.noHistory')} />
         ) : (

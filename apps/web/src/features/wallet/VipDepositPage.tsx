@@ -30,7 +30,7 @@ export default function VipDepositPage() {
   const contact = () => void openCustomerService(queryClient, navigate).catch(() => {});
 
   return (
-    <QueryView query={allOf(currencies, fiat ? bank : { ...bank, isPending: false })}>
+    <QueryView query={allOf(currencies, fiat ? bank : { ...bank, isPending: false, data: null })}>
       {() => {
         return (
           <div className="v-wallet-page">

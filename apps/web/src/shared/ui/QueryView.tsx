@@ -28,13 +28,24 @@ interface Props<T> {
 /** A query in its states: loading, the error with a retry, "No data", then the data. */
 export function QueryView<T>({ query, isEmpty, emptyText, loading = 'rows', rows = 4, children }: Props<T>) {
   const { t } = useTranslation();
-  if (query.isPending) return loading === 'rows' ? <SkeletonRows rows={rows} /> : <PageLoading />;
   // a failed refresh keeps what was shown; only a query that never loaded shows the error
-  if (query.isError && query.data === undefined)
-    return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
-  const data = query.data as T;
+  if (query.data === undefined) return <QueryFallback query={query} loading={loading} rows={rows} />;
+  const data = query.data;
   if (isEmpty?.(data)) return <EmptyState text={emptyText ?? t('common.noData')} />;
   return <>{children(data)}</>;
+}
+
+/**
+ * What a query shows before its data is there: loading, or the error with a retry. For a page too
+ * long to nest in QueryView: `if (q.data === undefined) return <QueryFallback query={q} />;`
+ */
+export function QueryFallback<T>({
+  query,
+  loading = 'rows',
+  rows = 4,
+}: Pick<Props<T>, 'query' | 'loading' | 'rows'>) {
+  if (query.isError) return <ErrorState error={query.error} onRetry={() => void query.refetch()} />;
+  return loading === 'rows' ? <SkeletonRows rows={rows} /> : <PageLoading />;
 }
 
 /** Rows of a list that is still loading. */
