@@ -102,6 +102,18 @@ export async function openBus(opts: BusOptions): Promise<Bus> {
     told = false;
   });
   await Promise.all([redis, sub, adapterPub, adapterSub].map((c) => c.connect()));
+  // The Socket.IO adapter does not wait for its publishes: while Redis is down each one would
+  // fail as an unhandled rejection, which ends a Node process. A lost emit costs nothing that
+  // the next snapshot does not repair.
+  const publish = adapterPub.publish.bind(adapterPub) as (
+    channel: string,
+    message: string,
+  ) => Promise<number>;
+  (adapterPub as unknown as { publish: typeof publish }).publish = (channel, message) => {
+    const p = publish(channel, message);
+    p.catch(() => {});
+    return p;
+  };
 
   const broadcastChannel = `${prefix}bus`;
   const myChannel = `${prefix}node:${nodeId}`;

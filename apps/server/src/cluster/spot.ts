@@ -122,7 +122,9 @@ export async function clusterSpot(opts: {
           });
         } catch (e) {
           if (e instanceof OutcomeUnknown) throw new AppError('UNAVAILABLE', 'spot.outcomeUnknown');
-          if (!(e instanceof NoSuchNode)) throw e;
+          if (e instanceof AppError) throw e;
+          // Redis unreachable: nothing was sent
+          if (!(e instanceof NoSuchNode)) throw new AppError('UNAVAILABLE', 'errors.tryAgain');
           // that process is gone and nothing was sent: wait for the next owner
         }
       }
