@@ -36,6 +36,12 @@ export type SubmissionState = (typeof SUBMISSION_STATES)[number];
 /** A user's state per level: `none` until the first submission, then its latest state. */
 export const VERIFICATION_STATES = ['none', ...SUBMISSION_STATES] as const;
 export type VerificationState = (typeof VERIFICATION_STATES)[number];
+/** Basic verification's fields, in characters: name, ID number (letters and digits), address. */
+export const ID_NAME_MIN = 2;
+export const ID_NAME_MAX = 100;
+export const ID_NUMBER_MIN = 4;
+export const ID_NUMBER_MAX = 30;
+export const ID_ADDRESS_MAX = 200;
 
 // ---- wallet ------------------------------------------------------------------------------
 
@@ -58,8 +64,12 @@ export type MoneyRequestDisplay = (typeof MONEY_REQUEST_DISPLAY)[MoneyRequestSta
 
 /** Withdrawal requests a user can make per UTC day (spec §9). */
 export const WITHDRAWALS_PER_DAY = 3;
-/** Bank cards one user may bind. */
+/** Bank cards one user may bind; saved withdrawal addresses one user may keep. */
 export const BANK_CARDS_MAX = 10;
+export const WITHDRAW_ADDRESSES_MAX = 50;
+/** Remarks, in characters: a saved withdrawal address's name, and a withdrawal's note. */
+export const WITHDRAW_ADDRESS_REMARK_MAX = 50;
+export const WITHDRAW_REMARK_MAX = 100;
 
 // ---- lists and operators -----------------------------------------------------------------
 

@@ -1,12 +1,17 @@
-import type {
-  Lang,
-  RealName2Body,
-  RealNameBody,
-  SubmissionState,
-  VerificationLevel,
-  VerificationState,
-  VerificationStatus,
-  VerificationSubmission,
+import {
+  ID_ADDRESS_MAX,
+  ID_NAME_MAX,
+  ID_NAME_MIN,
+  ID_NUMBER_MAX,
+  ID_NUMBER_MIN,
+  type Lang,
+  type RealName2Body,
+  type RealNameBody,
+  type SubmissionState,
+  type VerificationLevel,
+  type VerificationState,
+  type VerificationStatus,
+  type VerificationSubmission,
 } from '@verdant/api';
 import { type CountryCode, getCountries } from 'libphonenumber-js/max';
 import type { AppContext } from '../../context.ts';
@@ -20,9 +25,8 @@ import { setVerificationState, type VerificationStates, verificationStates } fro
 const COUNTRIES = new Set<string>(getCountries() as CountryCode[]);
 // letters of any script with their marks, spaces and the punctuation names carry (O'Neil, Jean-Luc, 艾·买)
 const NAME_RE = /^[\p{L}\p{M}][\p{L}\p{M} .'’,·-]*$/u;
-const ID_RE = /^[A-Z0-9-]{4,30}$/;
+const ID_RE = new RegExp(`^[A-Z0-9-]{${ID_NUMBER_MIN},${ID_NUMBER_MAX}}$`);
 const ADDRESS_RE = /^[^\p{Cc}<>]*$/u;
-const ADDRESS_MAX = 200;
 
 export interface VerificationRow {
   id: number;
@@ -82,12 +86,13 @@ export function parseRealName(body: RealNameBody) {
   const name = (body.name ?? '').trim().replace(/\s+/g, ' ');
   if (!name) throw invalid('kyc.nameRequired', 'name');
   const len = [...name].length;
-  if (len < 2 || len > 100 || !NAME_RE.test(name)) throw invalid('kyc.nameInvalid', 'name');
+  if (len < ID_NAME_MIN || len > ID_NAME_MAX || !NAME_RE.test(name)) throw invalid('kyc.nameInvalid', 'name');
   const idNumber = (body.id_number ?? '').replace(/\s+/g, '').toUpperCase();
   if (!idNumber) throw invalid('kyc.idNumberRequired', 'id_number');
   if (!ID_RE.test(idNumber) || !/[A-Z0-9]/.test(idNumber)) throw invalid('kyc.idNumberInvalid', 'id_number');
   const address = (body.address ?? '').trim().replace(/\s+/g, ' ');
-  if ([...address].length > ADDRESS_MAX) throw invalid('kyc.addressTooLong', 'address', { max: ADDRESS_MAX });
+  if ([...address].length > ID_ADDRESS_MAX)
+    throw invalid('kyc.addressTooLong', 'address', { max: ID_ADDRESS_MAX });
   if (!ADDRESS_RE.test(address)) throw invalid('kyc.addressInvalid', 'address');
   return { country, name, idNumber, address };
 }
