@@ -25,8 +25,8 @@ describe('new-coin allotment', () => {
         fc.integer({ min: 0, max: 8 }),
         (sub, pct, priceMicro, decimals) => {
           const subscribed = String(sub);
-          const amount = dec(sub).times(pct).div(100).toFixed();
-          const price = dec(priceMicro).div(1_000_000).toFixed();
+          const amount = dec(String(sub)).times(pct).div(100).toFixed();
+          const price = dec(String(priceMicro)).div(1_000_000).toFixed();
           const a = allot(subscribed, amount, price, decimals);
           expect(dec(a.cost).plus(a.refund).eq(subscribed)).toBe(true);
           expect(dec(a.cost).lte(amount)).toBe(true);
