@@ -39,7 +39,7 @@ describe('trust yield', () => {
         (cents, ratePerMil, term, decimals) => {
           const principal = dec(String(cents)).div(100).toFixed();
           const rate = dec(String(ratePerMil)).div(10000).toFixed();
-          let sum = dec(0);
+          let sum = dec('0');
           for (let d = 0; d < term; d++) sum = sum.plus(dailyInterest(principal, rate, decimals));
           expect(sum.toFixed()).toBe(dec(interestForDays(principal, rate, term, decimals)).toFixed());
           expect(sum.lte(dec(principal).times(rate).times(term))).toBe(true);
