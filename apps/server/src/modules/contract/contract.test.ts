@@ -528,6 +528,43 @@ describe('concurrency and restarts', () => {
     }
   });
 
+  it('a new job owner fires what a position opened elsewhere missed before the old owner saw it', async () => {
+    await tick('60000');
+    const u = await user('1000');
+    await app.contract.stop();
+    const other = createContractService(app.ctx, app.market, app.io, app.log, {
+      manualTriggers: true,
+      waitMs: 0,
+    });
+    const p = await other.submit(u.user.id, {
+      symbol: 'btcusdt',
+      direction: 'long',
+      lots: '1',
+      multiple: '10',
+      take_profit: '60100',
+      stop_loss: '59000',
+    });
+    const crossing = await record('60120');
+    await record('60000');
+    // the old owner's last round passed both ticks before it looked at the new position
+    await app.ctx.db.query(
+      `UPDATE contract_cursors SET tick_id = (SELECT max(id) FROM index_ticks WHERE market_id = 1) WHERE contract_id = 1`,
+    );
+    const owner = createContractService(app.ctx, app.market, app.io, app.log, { manualTriggers: true });
+    try {
+      expect(await owner.start()).toBe(1);
+      const done = await position(u.token, p.id, 'closed');
+      expect(done).toMatchObject({
+        close_reason: 'take_profit',
+        close_tick: { id: crossing, price: '60120' },
+      });
+      await clean();
+    } finally {
+      await owner.stop();
+      await app.contract.start();
+    }
+  });
+
   it('fires at start-up, in order, the triggers of ticks recorded while the job was stopped', async () => {
     await tick('60000');
     const u = await user('1000');

@@ -318,6 +318,34 @@ export function createContractService(
   }
 
   /**
+   * Takes in an open position armed before the cursor that this process's triggers have not
+   * seen: it is first run alone over the ticks after its armed tick, so it fires at the same tick
+   * as if the triggers had known it all along; if none crosses, it joins the index.
+   */
+  async function admit(c: Contract, row: PositionRow): Promise<number> {
+    const armed = Number(row.armed_tick_id);
+    if ((row.status !== 'pending' && row.status !== 'holding') || armed >= c.cursor) {
+      place(c, row);
+      return 0;
+    }
+    const solo = new TriggerIndex();
+    solo.set(Number(row.id), triggersOf(c, row));
+    const ticks = await db.query<{ id: string; price: string; source: string; t: string }>(
+      `SELECT id::text, price::text, source, (extract(epoch FROM created_at) * 1000)::bigint::text AS t
+         FROM index_ticks WHERE market_id = $1 AND id > $2 AND id <= $3 ORDER BY id`,
+      [c.market.id, armed, c.cursor],
+    );
+    for (const r of ticks) {
+      const tick = tickOf(r);
+      const at = priceToTicks(tick.price, c.spec.tickSize);
+      const out = at === null ? [] : solo.tick(at);
+      if (out.length > 0) return settleFired(c, tick, out, false);
+    }
+    place(c, row);
+    return 0;
+  }
+
+  /**
    * Positions changed by another process since the last look (their history rows say which):
    * their triggers are taken in, and one armed before the cursor is first run over the ticks it
    * missed, so it fires at the same tick as if this process had known it all along.
@@ -335,31 +363,8 @@ export function createContractService(
     c.lastEvent = last;
     let settled = 0;
     for (const row of rows) {
-      const armed = Number(row.armed_tick_id);
-      const open = row.status === 'pending' || row.status === 'holding';
-      if (!open || armed >= c.cursor || c.index.has(Number(row.id))) {
-        place(c, row);
-        continue;
-      }
-      // armed before the cursor and unknown here: replay the ticks it missed
-      const solo = new TriggerIndex();
-      solo.set(Number(row.id), triggersOf(c, row));
-      const ticks = await db.query<{ id: string; price: string; source: string; t: string }>(
-        `SELECT id::text, price::text, source, (extract(epoch FROM created_at) * 1000)::bigint::text AS t
-           FROM index_ticks WHERE market_id = $1 AND id > $2 AND id <= $3 ORDER BY id`,
-        [c.market.id, armed, c.cursor],
-      );
-      let fired = false;
-      for (const r of ticks) {
-        const tick = tickOf(r);
-        const at = priceToTicks(tick.price, c.spec.tickSize);
-        const out = at === null ? [] : solo.tick(at);
-        if (out.length === 0) continue;
-        settled += await settleFired(c, tick, out, false);
-        fired = true;
-        break;
-      }
-      if (!fired) place(c, row);
+      if (c.index.has(Number(row.id))) place(c, row);
+      else settled += await admit(c, row);
     }
     return settled;
   }
@@ -810,14 +815,24 @@ export function createContractService(
               WHERE contract_id = $1 AND status IN ('pending', 'holding')`,
             [c.id],
           );
+          // positions armed in the last minute before the cursor may have been opened on another
+          // process after the last owner's last look: each is run over the ticks it may have missed
+          const recent = new Set(
+            (
+              await db.query<{ id: string }>(
+                `SELECT p.id::text FROM contract_positions p JOIN index_ticks t ON t.id = p.armed_tick_id
+                  WHERE p.contract_id = $1 AND p.status IN ('pending', 'holding') AND p.armed_tick_id < $2
+                    AND t.created_at >= (SELECT created_at FROM index_ticks WHERE id = $2) - interval '60 seconds'`,
+                [c.id, c.cursor],
+              )
+            ).map((r) => r.id),
+          );
+          let fired = 0;
           for (const r of rows) {
-            const armed = Number(r.armed_tick_id);
-            const triggers = triggersOf(c, r);
-            if (armed <= c.cursor) c.index.set(Number(r.id), triggers);
-            else c.waiting.push({ armed, id: Number(r.id), triggers });
+            if (recent.has(r.id)) fired += await admit(c, r);
+            else place(c, r);
           }
-          c.waiting.sort((a, b) => a.armed - b.armed || a.id - b.id);
-          return advance(c);
+          return fired + (await advance(c));
         });
       }
       if (settled > 0) log.info({ settled }, 'contract triggers due while stopped fired at start');
