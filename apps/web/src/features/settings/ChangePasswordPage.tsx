@@ -3,9 +3,9 @@ import { Form, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { userKeys } from '../../shared/account';
-import { confirmRules, newPasswordRules } from '../../shared/form-rules';
 import { paths } from '../../shared/paths';
 import { clearSession } from '../../shared/session';
+import { NewPasswordFields } from '../../shared/ui/NewPasswordFields';
 import { PasswordInput } from '../../shared/ui/PasswordInput';
 import { changeLoginPassword } from './api';
 import '../../shared/ui/form.css';
@@ -52,23 +52,12 @@ export default function ChangePasswordPage() {
         >
           <PasswordInput placeholder={t('security.oldPasswordPlaceholder')} />
         </Form.Item>
-        <Form.Item
-          name="password"
+        <NewPasswordFields
           label={t('security.newPassword')}
-          rules={newPasswordRules(t, t('validation.newPasswordRequired'))}
-          validateFirst
-        >
-          <PasswordInput placeholder={t('auth.newPasswordPlaceholder')} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="re_password"
-          label={t('security.repeatPassword')}
-          rules={confirmRules(t, 'password', t('validation.repeatRequired'))}
-          dependencies={['password']}
-          validateFirst
-        >
-          <PasswordInput placeholder={t('auth.confirmPlaceholder')} autoComplete="new-password" />
-        </Form.Item>
+          confirmLabel={t('security.repeatPassword')}
+          requiredMessage={t('validation.newPasswordRequired')}
+          confirmRequiredMessage={t('validation.repeatRequired')}
+        />
         <p className="v-settings-form-note">{t('security.changePasswordNote')}</p>
       </Form>
     </div>

@@ -4,10 +4,10 @@ import { Button, Form, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { codeRules, confirmRules, newPasswordRules } from '../../shared/form-rules';
+import { codeRules } from '../../shared/form-rules';
 import { href } from '../../shared/paths';
 import { CodeInput } from '../../shared/ui/CodeInput';
-import { PasswordInput } from '../../shared/ui/PasswordInput';
+import { NewPasswordFields } from '../../shared/ui/NewPasswordFields';
 import '../../shared/ui/form.css';
 import { AccountField, useAccountField } from '../../shared/ui/AccountField';
 import { useLoginQuery } from './after-login';
@@ -101,18 +101,7 @@ export default function ForgetPasswordPage() {
           }
         >
           <p className="v-user-auth__hint">{t('auth.newPasswordHint')}</p>
-          <Form.Item name="password" label={t('auth.newPassword')} rules={newPasswordRules(t)} validateFirst>
-            <PasswordInput placeholder={t('auth.newPasswordPlaceholder')} autoComplete="new-password" />
-          </Form.Item>
-          <Form.Item
-            name="re_password"
-            label={t('auth.confirmPassword')}
-            rules={confirmRules(t)}
-            dependencies={['password']}
-            validateFirst
-          >
-            <PasswordInput placeholder={t('auth.confirmPlaceholder')} autoComplete="new-password" />
-          </Form.Item>
+          <NewPasswordFields label={t('auth.newPassword')} />
         </Form>
       )}
     </div>

@@ -3,11 +3,11 @@ import { Button, Checkbox, Form, Input, Popup, Toast } from 'antd-mobile';
 import { type ReactNode, useState } from 'react';
 import { Trans, useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
-import { codeRules, confirmRules, newPasswordRules } from '../../shared/form-rules';
+import { codeRules } from '../../shared/form-rules';
 import { href } from '../../shared/paths';
 import { setSession } from '../../shared/session';
 import { CodeInput } from '../../shared/ui/CodeInput';
-import { PasswordInput } from '../../shared/ui/PasswordInput';
+import { NewPasswordFields } from '../../shared/ui/NewPasswordFields';
 import '../../shared/ui/form.css';
 import { AccountField, useAccountField } from '../../shared/ui/AccountField';
 import { useAfterLogin, useLoginQuery } from './after-login';
@@ -93,18 +93,7 @@ export default function RegisterPage() {
             placeholder={t('auth.codePlaceholder')}
           />
         </Form.Item>
-        <Form.Item name="password" label={t('auth.password')} rules={newPasswordRules(t)} validateFirst>
-          <PasswordInput placeholder={t('auth.newPasswordPlaceholder')} autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="re_password"
-          label={t('auth.confirmPassword')}
-          rules={confirmRules(t)}
-          dependencies={['password']}
-          validateFirst
-        >
-          <PasswordInput placeholder={t('auth.confirmPlaceholder')} autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordFields />
         <Form.Item name="invite_code" label={t('auth.inviteCode')}>
           <Input placeholder={t('auth.inviteCodePlaceholder')} autoComplete="off" clearable />
         </Form.Item>
