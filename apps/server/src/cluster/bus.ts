@@ -45,8 +45,13 @@ export interface RequestOptions {
   gone?: () => boolean;
 }
 
-/** The process asked is not connected: nothing was sent to it, nothing was done. */
+/**
+ * The process asked is not connected, or answered that the work is not its own (`NotHere`):
+ * nothing was done; ask the right process.
+ */
 export class NoSuchNode extends Error {}
+/** Thrown by a served method: this process cannot do it and did nothing (the caller asks again). */
+export class NotHere extends Error {}
 /** The request reached a process that died (or never answered): it may or may not have run. */
 export class OutcomeUnknown extends Error {}
 
@@ -59,6 +64,8 @@ interface Envelope {
   method?: string;
   ok?: boolean;
   err?: WireError;
+  /** The answer to a request this process did not take on (NotHere): nothing was done. */
+  elsewhere?: boolean;
 }
 
 interface WireError {
@@ -120,6 +127,8 @@ export async function openBus(opts: BusOptions): Promise<Bus> {
   const listeners = new Map<string, ((data: unknown, from: string) => void)[]>();
   const handlers = new Map<string, (args: unknown) => Promise<unknown>>();
   const waiting = new Map<number, { resolve(v: unknown): void; reject(e: unknown): void }>();
+  /** Requests of other processes this one is working on (close answers them first). */
+  const serving = new Set<Promise<void>>();
   let nextId = 1;
 
   const send = (channel: string, e: Envelope) => redis.publish(channel, JSON.stringify(e));
@@ -141,6 +150,7 @@ export async function openBus(opts: BusOptions): Promise<Bus> {
       if (!w) return;
       waiting.delete(e.id!);
       if (e.ok) w.resolve(e.data);
+      else if (e.elsewhere) w.reject(new NoSuchNode(e.from));
       else
         w.reject(
           e.err
@@ -153,11 +163,14 @@ export async function openBus(opts: BusOptions): Promise<Bus> {
       const fn = handlers.get(e.method ?? '');
       const answer = (r: Partial<Envelope>) =>
         void send(`${prefix}node:${e.from}`, { t: 'r', from: nodeId, id: e.id, ...r }).catch(() => {});
-      if (!fn) return answer({ ok: false });
-      fn(e.data).then(
+      if (!fn) return answer({ ok: false, elsewhere: true });
+      const done = fn(e.data).then(
         (data) => answer({ ok: true, data }),
-        (err: unknown) => answer({ ok: false, err: toWire(err) }),
+        (err: unknown) =>
+          answer(err instanceof NotHere ? { ok: false, elsewhere: true } : { ok: false, err: toWire(err) }),
       );
+      serving.add(done);
+      void done.finally(() => serving.delete(done));
     }
   });
   await sub.subscribe(broadcastChannel, myChannel);
@@ -213,6 +226,10 @@ export async function openBus(opts: BusOptions): Promise<Bus> {
       handlers.set(method, fn);
     },
     async close() {
+      // No new requests from here on (their senders see nobody listening and ask the next
+      // owner); those under way are answered before the connections close.
+      await sub.unsubscribe(myChannel).catch(() => {});
+      while (serving.size > 0) await Promise.allSettled([...serving]);
       for (const w of waiting.values()) w.reject(new OutcomeUnknown('closing'));
       waiting.clear();
       await Promise.all(

@@ -6,7 +6,7 @@ import type { Jobs } from '../jobs/singleton.ts';
 import type { Market } from '../modules/market/markets.ts';
 import type { MarketService } from '../modules/market/service.ts';
 import type { SpotService } from '../modules/spot/service.ts';
-import { type Bus, NoSuchNode, OutcomeUnknown } from './bus.ts';
+import { type Bus, NoSuchNode, NotHere, OutcomeUnknown } from './bus.ts';
 
 /**
  * One writer per market across a cluster. Each market's book is a singleton job (`spot:<symbol>`,
@@ -152,22 +152,37 @@ export async function clusterSpot(opts: {
     return row?.market_id ?? null;
   };
 
-  type PlaceArgs = { userId: number; body: PlaceOrderBody };
-  type CancelArgs = { userId: number; body: CancelOrderBody };
-  type ReplaceArgs = { userId: number; cancelIds: number[]; bodies: PlaceOrderBody[] };
+  type PlaceArgs = { marketId: number; userId: number; body: PlaceOrderBody };
+  type CancelArgs = { marketId: number; userId: number; body: CancelOrderBody };
+  type ReplaceArgs = { marketId: number; userId: number; cancelIds: number[]; bodies: PlaceOrderBody[] };
   type OpenArgs = { userId: number; marketId: number };
   type DepthArgs = { marketId: number; levels: number };
 
-  // The owner's side: the same calls on its own books (refused if it lost the market meanwhile).
-  bus.serve('spot.place', (a) => local.place((a as PlaceArgs).userId, (a as PlaceArgs).body));
-  bus.serve('spot.cancel', (a) => local.cancel((a as CancelArgs).userId, (a as CancelArgs).body));
+  // The owner's side: the same calls on its own books. A process that no longer owns the market
+  // (it is stopping, or lost it) says so before doing anything, and the caller asks the next owner.
+  const mine = (marketId: number) => {
+    if (!local.owns(marketId)) throw new NotHere();
+  };
+  bus.serve('spot.place', async (a) => {
+    const { marketId, userId, body } = a as PlaceArgs;
+    mine(marketId);
+    return local.place(userId, body);
+  });
+  bus.serve('spot.cancel', async (a) => {
+    const { marketId, userId, body } = a as CancelArgs;
+    mine(marketId);
+    return local.cancel(userId, body);
+  });
   bus.serve('spot.replace', async (a) => {
-    const { userId, cancelIds, bodies } = a as ReplaceArgs;
+    const { marketId, userId, cancelIds, bodies } = a as ReplaceArgs;
+    mine(marketId);
     return local.replace(userId, cancelIds, bodies);
   });
-  bus.serve('spot.openOrders', async (a) =>
-    local.openOrders((a as OpenArgs).userId, (a as OpenArgs).marketId),
-  );
+  bus.serve('spot.openOrders', async (a) => {
+    const { marketId, userId } = a as OpenArgs;
+    mine(marketId);
+    return local.openOrders(userId, marketId);
+  });
   bus.serve('spot.depth', async (a) => local.depthOf((a as DepthArgs).marketId, (a as DepthArgs).levels));
 
   const routed: SpotService = {
@@ -175,14 +190,14 @@ export async function clusterSpot(opts: {
     async place(userId, body) {
       const id = await marketOf(body.symbol);
       if (id === null) return local.place(userId, body);
-      return onOwner<SpotOrder>(id, 'spot.place', { userId, body } satisfies PlaceArgs, () =>
+      return onOwner<SpotOrder>(id, 'spot.place', { marketId: id, userId, body } satisfies PlaceArgs, () =>
         local.place(userId, body),
       );
     },
     async cancel(userId, body) {
       const id = await marketOfOrder(userId, body.id);
       if (id === null) return local.cancel(userId, body);
-      return onOwner<SpotOrder>(id, 'spot.cancel', { userId, body } satisfies CancelArgs, () =>
+      return onOwner<SpotOrder>(id, 'spot.cancel', { marketId: id, userId, body } satisfies CancelArgs, () =>
         local.cancel(userId, body),
       );
     },
@@ -196,7 +211,7 @@ export async function clusterSpot(opts: {
       const answers = await onOwner<PromiseSettledResult<SpotOrder>[]>(
         id,
         'spot.replace',
-        { userId, cancelIds: [...cancelIds], bodies: [...bodies] } satisfies ReplaceArgs,
+        { marketId: id, userId, cancelIds: [...cancelIds], bodies: [...bodies] } satisfies ReplaceArgs,
         () => local.replace(userId, cancelIds, bodies),
       );
       return answers;
