@@ -49,9 +49,9 @@ describe('login guard', () => {
   });
 
   it('leaves public pages open to visitors', async () => {
-    const { router } = renderRoutes(routes, '/pages/lever/index');
+    const { router } = renderRoutes(routes, '/pages/publication/index');
     expect(await screen.findByText('This part of Verdant is being built')).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/pages/lever/index');
+    expect(router.state.location.pathname).toBe('/pages/publication/index');
   });
 
   it('goes to login with a backpage when the session expires (verdant:not-logged-in)', async () => {
