@@ -37,6 +37,8 @@ import settingsRoutes from './modules/settings/routes.ts';
 import { ensureMarketMaker, MarketMaker } from './modules/spot/maker.ts';
 import spotRoutes from './modules/spot/routes.ts';
 import { createSpotService } from './modules/spot/service.ts';
+import trustRoutes from './modules/trust/routes.ts';
+import { createTrustService } from './modules/trust/service.ts';
 import uploadRoutes from './modules/uploads/routes.ts';
 import userRoutes from './modules/user/routes.ts';
 import walletRoutes from './modules/wallet/routes.ts';
@@ -231,6 +233,11 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     await contract.start();
     return () => contract.stop();
   });
+  // locked deposit products: the accrual job starts once the server listens, first paying the
+  // days that fell due while it was down (tests without a port call accrueDue by hand)
+  const trust = createTrustService(ctx, app.io, app.log);
+  app.decorate('trust', trust);
+  app.addHook('onListen', async () => trust.start());
   // the house market maker quotes once the server listens (tests without a port start it by hand)
   if (config.marketMaker.enabled) {
     app.addHook('onListen', async () => {
@@ -296,6 +303,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(clusterRoutes({ node: nodeId, clustered, markets: () => marketOwners() }));
       await api.register(optionRoutes);
       await api.register(contractRoutes);
+      await api.register(trustRoutes);
     },
     { prefix: API_BASE },
   );

@@ -59,3 +59,18 @@ export interface OptionTickMessage {
   /** When the tick was recorded, ms since 1970. */
   time: number;
 }
+
+/**
+ * Locked deposit products and new-coin subscription: the user's own room hears of each change of
+ * one of their orders (bought, a day's interest paid, matured, redeemed; subscribed, passed,
+ * rejected, redeemed).
+ */
+export const TrustEvents = {
+  /** Payload TrustOrder. */
+  order: 'trust_order',
+} as const;
+
+export const LaunchpadEvents = {
+  /** Payload LaunchpadOrder. */
+  order: 'launchpad_order',
+} as const;

@@ -63,6 +63,21 @@ export const Paths = {
   optionSeconds: 'microtrade/seconds', // GET
   optionCurrencies: 'microtrade/payable_currencies', // GET
   optionSubmit: 'microtrade/submit',
+  // locked deposit products (trust)
+  trustReport: 'lh/deposit/report', // GET
+  trustConfig: 'lh/deposit/config', // GET
+  trustProduct: 'lh/deposit/product_info', // GET
+  trustBuy: 'lh/deposit',
+  trustOrders: 'lh/deposit/order', // GET
+  trustCancel: 'lh/deposit/order/cancel',
+  // new-coin subscription (launchpad)
+  launchpadConfig: 'lh/send/config', // GET
+  launchpadProject: 'lh/send/product_info', // GET
+  launchpadOrder: 'lh/send/order',
+  launchpadOrders: 'lh/send/order_list', // GET
+  launchpadRecommend: 'lh/send/get_recommend', // GET
+  // not in spec §7: taking allotted coins once unlocked ("a new coin is redeemable after launch")
+  launchpadRedeem: 'lh/send/redeem',
 } as const;
 
 /** Operator API, relative to /api (operators are separate from users). */
@@ -84,5 +99,8 @@ export const AdminPaths = {
   rejectVerification: 'admin/verifications/reject',
   upload: 'admin/upload', // GET admin/upload/:name
   audit: 'admin/audit', // GET
+  launchpadOrders: 'admin/launchpad', // GET ?status
+  passLaunchpad: 'admin/launchpad/pass',
+  rejectLaunchpad: 'admin/launchpad/reject',
 } as const;
 export type PathName = keyof typeof Paths;

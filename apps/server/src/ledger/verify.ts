@@ -70,7 +70,10 @@ export async function verifyLedger(
  *   quantity of the base; a limit buy price × quantity of the quote, less what its fills spent
  *   (a fill below the limit spends less; market orders never stay open);
  * - a pending withdrawal holds amount + fee of its currency in the spot account;
- * - an option waiting for delivery holds its stake in the option account (stakes in flight).
+ * - an option waiting for delivery holds its stake in the option account (stakes in flight);
+ * - a hosting trust order holds its principal in the trust account;
+ * - a new-coin subscription under review holds its payment in the spot account, and a passed one
+ *   its allotted coins until the user redeems them.
  * Nothing else freezes; house accounts never do. Each order's `frozen` column (what the book is
  * rebuilt with) must also equal its remainder's reservation.
  */
@@ -98,6 +101,15 @@ async function frozenProblems(q: Queryable): Promise<string[]> {
         WHERE p.status IN ('pending', 'holding')
        UNION ALL
        SELECT user_id, 'option', currency_id, amount FROM option_orders WHERE status = 'waiting'
+       UNION ALL
+       SELECT user_id, 'trust', currency_id, amount FROM trust_orders WHERE status = 'hosting'
+       UNION ALL
+       SELECT o.user_id, 'spot', p.pay_currency_id, o.amount
+         FROM launchpad_orders o JOIN launchpad_projects p ON p.id = o.project_id WHERE o.status = 'review'
+       UNION ALL
+       SELECT o.user_id, 'spot', p.coin_currency_id, o.quantity
+         FROM launchpad_orders o JOIN launchpad_projects p ON p.id = o.project_id
+        WHERE o.status = 'passed' AND o.redeemed_at IS NULL
      ), e AS (SELECT user_id, type, currency_id, sum(f) AS f FROM expected GROUP BY 1, 2, 3),
      a AS (SELECT user_id, type, currency_id, frozen FROM ledger_accounts WHERE user_id IS NOT NULL)
      SELECT coalesce(a.user_id, e.user_id) AS user_id, coalesce(a.type, e.type) AS type, c.symbol,

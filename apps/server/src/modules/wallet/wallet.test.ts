@@ -87,7 +87,7 @@ describe('GET wallet/currencies', () => {
     expect(res.body.type).toBe('ok');
     const byId = new Map(res.body.data.map((c) => [c.id, c]));
     // the coins of the markets (migration 0005) come after BTC and ETH, Bank last
-    expect([...byId.keys()]).toEqual([3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 9999]);
+    expect([...byId.keys()]).toEqual([3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 9999]);
     expect(byId.get(3)).toEqual({
       id: 3,
       symbol: 'USDT',
@@ -117,7 +117,7 @@ describe('wallet/list', () => {
     expect(data.accounts.map((a) => a.type)).toEqual(['spot', 'option', 'contract', 'trust']);
     expect(data).toMatchObject({ total_usdt: '0', valued: true });
     for (const a of data.accounts) {
-      expect(a.currencies.map((c) => c.currency_id)).toEqual([3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 9999]);
+      expect(a.currencies.map((c) => c.currency_id)).toEqual([3, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11, 12, 9999]);
       for (const c of a.currencies) expect(c).toMatchObject({ total: '0', available: '0', frozen: '0' });
     }
     expect(data.accounts[0]!.currencies[1]).toMatchObject({ symbol: 'BTC', usdt_value: null });
