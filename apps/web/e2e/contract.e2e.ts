@@ -127,7 +127,7 @@ describe('contracts, end to end in Chromium at 390 × 844', () => {
   it('opens a 10× long of 2 lots after seeing margin and fee, and watches its P&L move', async () => {
     await page.getByRole('button', { name: en.contract.long, exact: true }).click();
     await page.locator('.adm-selector-item', { hasText: /^10×$/ }).click();
-    await page.locator('.adm-stepper-plus').click();
+    await page.getByTestId('more-lots').click();
     await page.getByTestId('margin').filter({ hasText: /\d/ }).waitFor();
     await page.getByTestId('submit').click();
     await page.locator('.adm-dialog').getByText(en.contract.margin).waitFor();

@@ -9,7 +9,8 @@ import {
   type ContractTick,
 } from '@verdant/api';
 import { type ContractSpec, checkStops, openCost } from '@verdant/engine';
-import { Button, Dialog, Input, Popup, Selector, Stepper, Tabs } from 'antd-mobile';
+import { Button, Dialog, Input, Popup, Selector, Tabs } from 'antd-mobile';
+import { AddOutline, MinusOutline, QuestionCircleOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -244,9 +245,14 @@ export default function LeverPage() {
   return (
     <div className="v-contract">
       <NavBarAction>
-        <Button size="mini" fill="none" onClick={() => setRules(true)}>
-          {t('contract.rulesButton')}
-        </Button>
+        <button
+          type="button"
+          className="v-contract-navbar-icon"
+          aria-label={t('contract.rulesButton')}
+          onClick={() => setRules(true)}
+        >
+          <QuestionCircleOutline />
+        </button>
       </NavBarAction>
       <div className="v-contract-markets" role="tablist" aria-label={t('contract.markets')}>
         {data.list.map((m) => (
@@ -316,14 +322,7 @@ export default function LeverPage() {
         {err('price')}
         <div className="v-contract-form__row">
           <span>{t('contract.lotsLabel')}</span>
-          <Stepper
-            min={1}
-            max={c.max_lots_per_order}
-            digits={0}
-            value={lots}
-            onChange={(v) => setLots(Math.max(1, Math.floor(Number(v) || 1)))}
-            aria-label={t('contract.lotsLabel')}
-          />
+          <LotsStepper value={lots} max={c.max_lots_per_order} onChange={setLots} />
         </div>
         <div className="v-contract-form__hint">
           {t('contract.lotHint', { lot: c.lot_value, base: c.name.split('/')[0] })}
@@ -504,5 +503,49 @@ function StopsSheet({
         {t('common.confirm')}
       </Button>
     </Popup>
+  );
+}
+
+/** Lots: a whole number from 1 to the per-order maximum, typed or stepped. */
+function LotsStepper({
+  value,
+  max,
+  onChange,
+}: {
+  value: number;
+  max: number;
+  onChange: (n: number) => void;
+}) {
+  const { t } = useTranslation();
+  const clamp = (n: number) => Math.min(max, Math.max(1, Math.floor(n)));
+  return (
+    <div className="v-contract-stepper">
+      <button
+        type="button"
+        aria-label={t('contract.fewerLots')}
+        disabled={value <= 1}
+        onClick={() => onChange(clamp(value - 1))}
+      >
+        <MinusOutline />
+      </button>
+      <input
+        inputMode="numeric"
+        aria-label={t('contract.lotsLabel')}
+        value={String(value)}
+        onChange={(e) => {
+          const digits = e.target.value.replace(/\D/g, '');
+          onChange(clamp(digits === '' ? 1 : Number(digits)));
+        }}
+      />
+      <button
+        type="button"
+        aria-label={t('contract.moreLots')}
+        disabled={value >= max}
+        onClick={() => onChange(clamp(value + 1))}
+        data-testid="more-lots"
+      >
+        <AddOutline />
+      </button>
+    </div>
   );
 }

@@ -108,7 +108,7 @@ describe('contract screen', () => {
     expect(screen.getByTestId('available').textContent).toBe('100 USDT');
     expect(screen.queryByText(en.contract.short_balance)).toBeNull();
     // two lots at 10× need 120.6: more than the balance
-    fireEvent.click(document.querySelector('.adm-stepper-plus') as HTMLElement);
+    fireEvent.click(screen.getByTestId('more-lots'));
     await waitFor(() => expect(screen.getByTestId('margin').textContent).toBe('120'));
     expect(screen.getByText(en.contract.short_balance)).toBeTruthy();
     expect(screen.getByRole('button', { name: en.contract.transfer })).toBeTruthy();
@@ -130,9 +130,7 @@ describe('contract screen', () => {
     });
     fireEvent.click(screen.getByTestId('submit'));
     expect(
-      await screen.findByText(
-        'The stop-loss price must be below 60,000 for a long and above it for a short',
-      ),
+      await screen.findByText('The stop-loss price must be below 60,000 for a long and above it for a short'),
     ).toBeTruthy();
     expect(calls.some((c) => c.path === 'lever/submit')).toBe(false);
   });

@@ -122,9 +122,9 @@ function PositionCard({
         )}
       </dl>
       <div className="v-contract-position__actions">
-        <Button size="mini" fill="none" onClick={showHistory}>
+        <button type="button" className="v-contract-link" onClick={showHistory}>
           {t('contract.history')}
-        </Button>
+        </button>
         {(p.status === 'holding' || p.status === 'pending') && (
           <Button size="mini" fill="outline" onClick={() => onStops(p)}>
             {t('contract.setStops')}
