@@ -434,6 +434,23 @@ describe('rules and messages', () => {
     }
   });
 
+  it('ledger:verify proves the margin held equals the open positions’ margin', async () => {
+    await tick('60000');
+    const u = await user('1000');
+    const p = (await submit(u.token, { direction: 'long', lots: '1' })).body.data;
+    await clean();
+    await app.ctx.db.query('UPDATE contract_positions SET margin = margin + 1 WHERE id = $1', [p.id]);
+    try {
+      expect((await verifyLedger(app.ctx.db)).problems).toEqual([
+        `user ${u.user.id} contract USDT: frozen 60, but open orders and pending withdrawals hold 61`,
+      ]);
+    } finally {
+      await app.ctx.db.query('UPDATE contract_positions SET margin = margin - 1 WHERE id = $1', [p.id]);
+    }
+    await closeOne(u.token, p.id);
+    await clean();
+  });
+
   it('a settled position cannot be changed, not even by an operator in SQL', async () => {
     await tick('60000');
     const u = await user('100');
