@@ -36,7 +36,7 @@ const onlyAt = args.indexOf('--only');
 const onlyArg =
   args.find((a) => a.startsWith('--only='))?.slice('--only='.length) ?? (onlyAt >= 0 ? args[onlyAt + 1] : '');
 const only = new Set((onlyArg ?? '').split(',').filter(Boolean));
-const SECTIONS = ['first-load', 'engine', 'http-orders', 'fanout', 'contract', 'options'];
+const SECTIONS = ['first-load', 'lighthouse', 'engine', 'http-orders', 'fanout', 'contract', 'options'];
 for (const s of only) {
   if (!SECTIONS.includes(s)) {
     console.error(`Unknown section "${s}": choose among ${SECTIONS.join(', ')}`);
