@@ -190,9 +190,17 @@ describe.skipIf(!url)(
       expect((await me(a)).status).toBe(200);
       const out = await postForm(agent, b.port, 'user/logout', user.token, {});
       expect(out.status, out.body).toBe(200);
+      // refused on A by a request sent within a second of the logout's answer (when it is
+      // answered does not matter: a loaded machine may be slow to answer)
       const at = Date.now();
-      await until(async () => (await me(a)).status === 401, 1_000);
-      expect(Date.now() - at).toBeLessThan(1_000);
+      let refusedAt = 0;
+      while (!refusedAt && Date.now() - at < 5_000) {
+        const sent = Date.now();
+        if ((await me(a)).status === 401) refusedAt = sent;
+        else await new Promise((r) => setTimeout(r, 20));
+      }
+      expect(refusedAt).toBeGreaterThan(0);
+      expect(refusedAt - at).toBeLessThan(1_000);
     });
 
     it('loses and duplicates nothing when the owner is killed under load, and another process serves the market', async () => {
