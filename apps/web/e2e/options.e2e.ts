@@ -190,13 +190,13 @@ describe('timed options, end to end in Chromium at 390 × 844', () => {
           result: string;
           payout: string;
           purchase: { price: string };
-          delivery: { price: string; time: number };
-          deliver_at: number;
+          delivery: { price: string; time: string };
+          deliver_at: string;
         }[];
       }>('microtrade/lists?status=delivered', {}, userToken, 'GET'),
     );
     const o = history.list[0]!;
-    expect(o.delivery.time).toBeGreaterThanOrEqual(o.deliver_at);
+    expect(Date.parse(o.delivery.time)).toBeGreaterThanOrEqual(Date.parse(o.deliver_at));
     const expected = { win: '178.4', loss: '0', flat: '100' }[o.result]!;
     expect(o.payout).toBe(expected);
     const balance = await optionUsdt();

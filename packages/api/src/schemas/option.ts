@@ -11,7 +11,8 @@ export const OPTION_STATUSES = ['waiting', 'delivered'] as const;
 export type OptionStatus = (typeof OPTION_STATUSES)[number];
 
 const Dec = (description: string) => Type.String({ description: `${description} (decimal string)` });
-const Ms = (description: string) => Type.Integer({ description: `${description}, milliseconds since 1970` });
+/** A moment as ISO 8601 text in UTC ("2025-01-31T07:05:09.123Z"), as every record of the API gives it. */
+const DateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 export const OptionSecondsQuery = Type.Object({
   symbol: Str('Market: btcusdt; every market when left out', { maxLength: 30 }),
@@ -62,7 +63,7 @@ export type OptionListQuery = Static<typeof OptionListQuery>;
 export const IndexTick = Type.Object({
   id: Type.String({ description: 'Id of the recorded tick' }),
   price: Dec('Index price'),
-  time: Ms('When it was recorded'),
+  time: DateTime('When it was recorded'),
 });
 export type IndexTick = Static<typeof IndexTick>;
 
@@ -78,8 +79,8 @@ export const OptionOrder = Type.Object({
   fee_rate: Dec('Fee rate on the profit, at purchase'),
   expected_profit: Dec('What a win adds to the stake, fee deducted'),
   status: Type.Union([Type.Literal('waiting'), Type.Literal('delivered')]),
-  purchase_time: Ms('Purchase'),
-  deliver_at: Ms('Delivery time'),
+  purchase_time: DateTime('Purchase'),
+  deliver_at: DateTime('Delivery time'),
   purchase: IndexTick,
   delivery: Type.Union([IndexTick, Type.Null()], {
     description: 'The first recorded tick at or after the delivery time; null while waiting',
@@ -88,7 +89,7 @@ export const OptionOrder = Type.Object({
   payout: Type.Union([Dec('Returned to the option account'), Type.Null()]),
   pnl: Type.Union([Dec('Profit (positive) or loss (negative)'), Type.Null()]),
   fee: Type.Union([Dec('Fee charged'), Type.Null()]),
-  settled_at: Type.Union([Ms('Settlement'), Type.Null()]),
+  settled_at: Type.Union([DateTime('Settlement'), Type.Null()]),
 });
 export type OptionOrder = Static<typeof OptionOrder>;
 

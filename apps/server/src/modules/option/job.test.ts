@@ -74,7 +74,7 @@ describe('the settlement job', () => {
     expect(t.symbol).toBe('btcusdt');
 
     // the feed records ticks by hand here: one once the delivery time has passed
-    await until('the delivery time', () => Date.now() >= order.deliver_at, 10_000);
+    await until('the delivery time', () => Date.now() >= Date.parse(order.deliver_at), 10_000);
     await h.app.market.feed.tick();
     await until('the delivery push', () =>
       mine.events.some(
@@ -84,7 +84,7 @@ describe('the settlement job', () => {
     const delivered = mine.events
       .map((e) => e.payload as OptionOrder)
       .find((o) => o.id === order.id && o.status === 'delivered')!;
-    expect(delivered.delivery!.time).toBeGreaterThanOrEqual(order.deliver_at);
+    expect(Date.parse(delivered.delivery!.time)).toBeGreaterThanOrEqual(Date.parse(order.deliver_at));
     const expected = { win: '105', loss: '90', flat: '100' }[delivered.result!];
     expect((await optionBalance(h.app, u.user.id)).available).toBe(expected);
     expect(theirs.events.filter((e) => e.event === OptionEvents.order)).toEqual([]);

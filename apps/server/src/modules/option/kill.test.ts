@@ -86,7 +86,7 @@ describe('SIGKILL between purchase and delivery', { timeout: 300_000 }, () => {
       server.kill('SIGKILL');
       await new Promise((r) => server.once('exit', r));
       agent.destroy();
-      const last = Math.max(...bought.map((o) => o.deliver_at));
+      const last = Math.max(...bought.map((o) => Date.parse(o.deliver_at)));
       // down until every delivery time has passed: no tick is recorded meanwhile
       while (Date.now() < last + 1_000) await sleep(100);
 
@@ -118,11 +118,11 @@ describe('SIGKILL between purchase and delivery', { timeout: 300_000 }, () => {
           const [first] = await db.query<{ id: string; price: string; t: string }>(
             `SELECT id::text, price::text, (extract(epoch FROM created_at) * 1000)::bigint::text AS t FROM index_ticks
               WHERE market_id = 1 AND created_at >= $1 ORDER BY created_at, id LIMIT 1`,
-            [new Date(o.deliver_at).toISOString()],
+            [o.deliver_at],
           );
           expect(o.delivery!.id).toBe(first!.id);
-          expect(o.delivery!.time).toBeGreaterThan(last);
-          expect(o.delivery!.time).toBeLessThanOrEqual(restarted);
+          expect(Date.parse(o.delivery!.time)).toBeGreaterThan(last);
+          expect(Date.parse(o.delivery!.time)).toBeLessThanOrEqual(restarted);
           const up = Number(o.delivery!.price) > Number(o.purchase.price);
           const same = o.delivery!.price === o.purchase.price;
           const won = o.direction === 'bullish' ? up : !up && !same;

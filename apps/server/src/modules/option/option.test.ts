@@ -12,6 +12,11 @@ afterAll(async () => {
   await h.close();
 });
 
+/** API times are ISO text; the tests do their arithmetic in milliseconds. */
+const ms = (iso: string) => Date.parse(iso);
+const at = (t: number) => new Date(t).toISOString();
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
 const clean = async () => (await verifyLedger(h.app.ctx.db)).problems;
 
 // Each test that settles uses a market of its own: its ticks in the future stay out of the others.
@@ -160,8 +165,11 @@ describe('a purchase', () => {
       delivery: null,
       result: null,
     });
-    expect(o.deliver_at - o.purchase_time).toBe(30_000);
-    expect(o.purchase.time).toBeLessThanOrEqual(o.purchase_time);
+    // times are ISO text in UTC, like every record of the API
+    for (const t of [o.purchase_time, o.deliver_at, o.purchase.time]) expect(t).toMatch(ISO);
+    expect(o.settled_at).toBeNull();
+    expect(ms(o.deliver_at) - ms(o.purchase_time)).toBe(30_000);
+    expect(ms(o.purchase.time)).toBeLessThanOrEqual(ms(o.purchase_time));
     expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '899.5', frozen: '100.5' });
     const list = await orders(h, u.token, { status: 'waiting' });
     expect(list.body.data.list.map((x) => x.id)).toEqual([o.id]);
@@ -176,8 +184,8 @@ describe('delivery', () => {
     const u = await optionTrader(h);
     const [pool0, fees0] = [await house(h.app, 'option_pool'), await house(h.app, 'fees')];
     const o = await buy(2, u.token, '100', { amount: '100' });
-    const delivered = await tick(h.app, '100.01', o.deliver_at + 400, 2);
-    await h.app.option.settleDue(o.deliver_at + 1000);
+    const delivered = await tick(h.app, '100.01', ms(o.deliver_at) + 400, 2);
+    await h.app.option.settleDue(ms(o.deliver_at) + 1000);
     const [d] = (await orders(h, u.token, { status: 'delivered' })).body.data.list;
     expect(d).toMatchObject({
       id: o.id,
@@ -187,7 +195,7 @@ describe('delivery', () => {
       pnl: '78.4',
       fee: '1.6',
       purchase: { price: '100' },
-      delivery: { id: delivered, price: '100.01', time: o.deliver_at + 400 },
+      delivery: { id: delivered, price: '100.01', time: at(ms(o.deliver_at) + 400) },
     });
     expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '1078.4', frozen: '0' });
     expect(Number(await house(h.app, 'option_pool')) - Number(pool0)).toBe(-80);
@@ -200,9 +208,9 @@ describe('delivery', () => {
     const pool0 = Number(await house(h.app, 'option_pool'));
     const flat = await buy(3, u.token, '200', { direction: 'bullish', amount: '50' });
     const win = await buy(3, u.token, '200', { direction: 'bearish', amount: '10', seconds: '60' });
-    await tick(h.app, '200', flat.deliver_at, 3);
-    await tick(h.app, '150', win.deliver_at, 3);
-    expect(await h.app.option.settleDue(win.deliver_at)).toBe(2);
+    await tick(h.app, '200', ms(flat.deliver_at), 3);
+    await tick(h.app, '150', ms(win.deliver_at), 3);
+    expect(await h.app.option.settleDue(ms(win.deliver_at))).toBe(2);
     const list = (await orders(h, u.token, { status: 'delivered' })).body.data.list;
     const by = new Map(list.map((o) => [o.id, o]));
     expect(by.get(flat.id)).toMatchObject({ result: 'flat', payout: '50', pnl: '0', fee: '0' });
@@ -217,8 +225,8 @@ describe('delivery', () => {
     const u = await optionTrader(h, '100');
     const pool0 = Number(await house(h.app, 'option_pool'));
     const o = await buy(4, u.token, '300', { direction: 'bullish', amount: '100' });
-    await tick(h.app, '299.99', o.deliver_at, 4);
-    await h.app.option.settleDue(o.deliver_at);
+    await tick(h.app, '299.99', ms(o.deliver_at), 4);
+    await h.app.option.settleDue(ms(o.deliver_at));
     const [d] = (await orders(h, u.token, { status: 'delivered' })).body.data.list;
     expect(d).toMatchObject({ result: 'loss', payout: '0', pnl: '-100', fee: '0' });
     expect(await optionBalance(h.app, u.user.id)).toEqual({ available: '0', frozen: '0' });
@@ -229,17 +237,20 @@ describe('delivery', () => {
     const u = await optionTrader(h);
     const o = await buy(5, u.token, '500');
     // a rise just before the delivery time does not count
-    await tick(h.app, '600', o.deliver_at - 1, 5);
-    expect(await h.app.option.settleDue(o.deliver_at + 5_000)).toBe(0);
+    await tick(h.app, '600', ms(o.deliver_at) - 1, 5);
+    expect(await h.app.option.settleDue(ms(o.deliver_at) + 5_000)).toBe(0);
     expect((await orders(h, u.token)).body.data.list[0]!.status).toBe('waiting');
     // the feed was down: the first tick after the gap settles it, later ones do not matter
-    await tick(h.app, '499', o.deliver_at + 4_000, 5);
-    await tick(h.app, '700', o.deliver_at + 5_000, 5);
+    await tick(h.app, '499', ms(o.deliver_at) + 4_000, 5);
+    await tick(h.app, '700', ms(o.deliver_at) + 5_000, 5);
     // not yet due at this `now`: nothing happens
-    expect(await h.app.option.settleDue(o.deliver_at - 1)).toBe(0);
-    expect(await h.app.option.settleDue(o.deliver_at + 6_000)).toBe(1);
+    expect(await h.app.option.settleDue(ms(o.deliver_at) - 1)).toBe(0);
+    expect(await h.app.option.settleDue(ms(o.deliver_at) + 6_000)).toBe(1);
     const [d] = (await orders(h, u.token, { status: 'delivered' })).body.data.list;
-    expect(d).toMatchObject({ result: 'loss', delivery: { price: '499', time: o.deliver_at + 4_000 } });
+    expect(d).toMatchObject({
+      result: 'loss',
+      delivery: { price: '499', time: at(ms(o.deliver_at) + 4_000) },
+    });
   });
 
   it('gives each order of one pass its own delivery tick: the first at or after its own delivery time', async () => {
@@ -247,9 +258,9 @@ describe('delivery', () => {
     const a = await buy(9, u.token, '80', { amount: '10' });
     await new Promise((r) => setTimeout(r, 20));
     const b = await buy(9, u.token, '80', { amount: '10', direction: 'bearish' });
-    const ta = await tick(h.app, '81', a.deliver_at + 5, 9);
-    const tb = await tick(h.app, '79', b.deliver_at, 9);
-    expect(await h.app.option.settleDue(b.deliver_at)).toBe(2);
+    const ta = await tick(h.app, '81', ms(a.deliver_at) + 5, 9);
+    const tb = await tick(h.app, '79', ms(b.deliver_at), 9);
+    expect(await h.app.option.settleDue(ms(b.deliver_at))).toBe(2);
     const by = new Map(
       (await orders(h, u.token, { status: 'delivered' })).body.data.list.map((o) => [o.id, o]),
     );
@@ -263,7 +274,7 @@ describe('delivery', () => {
     const bought = [];
     for (const t of traders)
       for (let k = 0; k < 5; k++) bought.push(await buy(7, t.token, '800', { amount: '20' }));
-    const last = Math.max(...bought.map((o) => o.deliver_at));
+    const last = Math.max(...bought.map((o) => ms(o.deliver_at)));
     await tick(h.app, '801', last, 7);
     const runs = await Promise.all(Array.from({ length: 25 }, () => h.app.option.settleDue(last)));
     expect(runs.reduce((a, b) => a + b, 0)).toBe(25);
@@ -307,8 +318,8 @@ describe('delivery', () => {
     const u = await optionTrader(h);
     const a = await buy(6, u.token, '2000', { amount: '10' });
     const b = await buy(6, u.token, '2000', { amount: '11' });
-    await tick(h.app, '2001', b.deliver_at, 6);
-    await h.app.option.settleDue(b.deliver_at);
+    await tick(h.app, '2001', ms(b.deliver_at), 6);
+    await h.app.option.settleDue(ms(b.deliver_at));
     const p1 = await orders(h, u.token, { status: 'delivered', limit: '1' });
     expect([p1.body.data.total, p1.body.data.list[0]!.id]).toEqual([2, b.id]);
     const p2 = await orders(h, u.token, { status: 'delivered', limit: '1', page: '2' });

@@ -70,6 +70,8 @@ interface OrderRow {
 }
 
 const ms = (col: string) => `(extract(epoch FROM ${col}) * 1000)::bigint::text`;
+/** A time selected as milliseconds (`ms`) as the API gives it: ISO text in UTC. */
+const iso = (msText: string): string => new Date(Number(msText)).toISOString();
 const ORDER_SELECT = `o.id::text, o.user_id, o.market_id, o.currency_id, o.direction, o.seconds, o.amount::text,
   o.profit_ratio::text, o.fee_rate::text, o.status, o.purchase_tick_id::text, o.purchase_price::text,
   ${ms('o.purchase_tick_at')} AS purchase_tick_at, ${ms('o.created_at')} AS created_at,
@@ -140,22 +142,22 @@ export function createOptionService(
           decimals: c.decimals,
         }).net,
         status: r.status,
-        purchase_time: Number(r.created_at),
-        deliver_at: Number(r.deliver_at),
+        purchase_time: iso(r.created_at),
+        deliver_at: iso(r.deliver_at),
         purchase: {
           id: r.purchase_tick_id,
           price: canon(r.purchase_price),
-          time: Number(r.purchase_tick_at),
+          time: iso(r.purchase_tick_at),
         },
         delivery:
           r.delivery_tick_id === null
             ? null
-            : { id: r.delivery_tick_id, price: canon(r.delivery_price!), time: Number(r.delivery_tick_at) },
+            : { id: r.delivery_tick_id, price: canon(r.delivery_price!), time: iso(r.delivery_tick_at!) },
         result: r.result,
         payout: r.payout === null ? null : amt(r.payout),
         pnl: r.pnl === null ? null : amt(r.pnl),
         fee: r.fee === null ? null : amt(r.fee),
-        settled_at: r.settled_at === null ? null : Number(r.settled_at),
+        settled_at: r.settled_at === null ? null : iso(r.settled_at),
       };
     });
   }

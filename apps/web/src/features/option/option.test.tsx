@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import en from '../../locales/en.json';
+import { formatTime } from '../../shared/datetime';
 import { paths } from '../../shared/paths';
 import { setSession } from '../../shared/session';
 import { pushEvent, resetFakeSocket } from '../../test/fake-socket';
@@ -38,6 +39,9 @@ const seconds = [30, 60].map((s, i) => ({
   min_amount: '10',
   max_amount: '5000',
 }));
+/** API times are ISO text. */
+const at = (ms: number) => new Date(ms).toISOString();
+const bought = Date.now();
 const order = {
   id: '9',
   symbol: 'btcusdt',
@@ -50,9 +54,9 @@ const order = {
   fee_rate: '0.02',
   expected_profit: '78.4',
   status: 'waiting',
-  purchase_time: Date.now(),
-  deliver_at: Date.now() + 30_000,
-  purchase: { id: '71', price: '50001.5', time: Date.now() - 400 },
+  purchase_time: at(bought),
+  deliver_at: at(bought + 30_000),
+  purchase: { id: '71', price: '50001.5', time: at(bought - 400) },
   delivery: null,
   result: null,
   payout: null,
@@ -169,16 +173,18 @@ describe('options tab', () => {
       pushEvent('option', {
         ...order,
         status: 'delivered',
-        delivery: { id: '99', price: '50002', time: order.deliver_at + 300 },
+        delivery: { id: '99', price: '50002', time: at(bought + 30_300) },
         result: 'win',
         payout: '178.4',
         pnl: '78.4',
         fee: '1.6',
-        settled_at: order.deliver_at + 320,
+        settled_at: at(bought + 30_320),
       });
     });
     expect(await screen.findByText('Delivered: Win')).toBeTruthy();
     expect(screen.getByTestId('option-pnl').textContent).toContain('+78.4 USDT');
     expect(screen.getByText('50,002.00')).toBeTruthy();
+    // the delivery tick's time, given as ISO text, shown in the device's time zone
+    expect(screen.getByText(`#99 · ${formatTime(at(bought + 30_300))}`)).toBeTruthy();
   });
 });

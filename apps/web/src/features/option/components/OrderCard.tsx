@@ -4,8 +4,6 @@ import { formatTime } from '../../../shared/datetime';
 import { formatAmount } from '../../../shared/money';
 import { secondsLeft, standing } from '../format';
 
-const iso = (ms: number) => new Date(ms).toISOString();
-
 interface Props {
   order: OptionOrder;
   priceDecimals: number;
@@ -24,7 +22,7 @@ export function OrderCard({ order: o, priceDecimals, current = null, now = Date.
   const money = (v: string | null) => formatAmount(v, 6);
   const waiting = o.status === 'waiting';
   // the device's clock may differ from the server's: never more than the option's own time
-  const left = Math.min(o.seconds, secondsLeft(o.deliver_at, 0, now));
+  const left = Math.min(o.seconds, secondsLeft(Date.parse(o.deliver_at), 0, now));
   const now_ = waiting ? standing(o.direction, o.purchase.price, current) : null;
   return (
     <article className={`v-option-order v-option-order--${o.direction}`} data-testid={`option-order-${o.id}`}>
@@ -61,7 +59,7 @@ export function OrderCard({ order: o, priceDecimals, current = null, now = Date.
         <div>
           <dt>{t('option.purchaseTick')}</dt>
           <dd>
-            #{o.purchase.id} · {formatTime(iso(o.purchase.time))}
+            #{o.purchase.id} · {formatTime(o.purchase.time)}
           </dd>
         </div>
         {waiting ? (
@@ -74,7 +72,7 @@ export function OrderCard({ order: o, priceDecimals, current = null, now = Date.
             </div>
             <div>
               <dt>{t('option.deliverAt')}</dt>
-              <dd>{formatTime(iso(o.deliver_at))}</dd>
+              <dd>{formatTime(o.deliver_at)}</dd>
             </div>
             <div>
               <dt>{t('option.expectedProfit')}</dt>
@@ -91,7 +89,7 @@ export function OrderCard({ order: o, priceDecimals, current = null, now = Date.
             </div>
             <div>
               <dt>{t('option.deliveryTick')}</dt>
-              <dd>{o.delivery ? `#${o.delivery.id} · ${formatTime(iso(o.delivery.time))}` : '—'}</dd>
+              <dd>{o.delivery ? `#${o.delivery.id} · ${formatTime(o.delivery.time)}` : '—'}</dd>
             </div>
             <div>
               <dt>{t('option.pnl')}</dt>
@@ -108,7 +106,7 @@ export function OrderCard({ order: o, priceDecimals, current = null, now = Date.
             </div>
             <div>
               <dt>{t('option.purchaseTime')}</dt>
-              <dd>{formatTime(iso(o.purchase_time))}</dd>
+              <dd>{formatTime(o.purchase_time)}</dd>
             </div>
           </>
         )}
