@@ -28,6 +28,8 @@ import bankRoutes from './modules/bank/routes.ts';
 import contractRoutes from './modules/contract/routes.ts';
 import { createContractService } from './modules/contract/service.ts';
 import kycRoutes from './modules/kyc/routes.ts';
+import launchpadRoutes from './modules/launchpad/routes.ts';
+import { createLaunchpadService } from './modules/launchpad/service.ts';
 import marketRoutes from './modules/market/routes.ts';
 import { createMarketService } from './modules/market/service.ts';
 import { createNotifier, type Notifier } from './modules/notify/service.ts';
@@ -238,6 +240,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const trust = createTrustService(ctx, app.io, app.log);
   app.decorate('trust', trust);
   app.addHook('onListen', async () => trust.start());
+  // new-coin subscription: no job; operators allot, users redeem once unlocked
+  app.decorate('launchpad', createLaunchpadService(ctx, market, app.io, app.log));
   // the house market maker quotes once the server listens (tests without a port start it by hand)
   if (config.marketMaker.enabled) {
     app.addHook('onListen', async () => {
@@ -304,6 +308,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(optionRoutes);
       await api.register(contractRoutes);
       await api.register(trustRoutes);
+      await api.register(launchpadRoutes);
     },
     { prefix: API_BASE },
   );
