@@ -50,6 +50,7 @@ export const ContractStreams = { tick: (symbol: string) => `contract:${symbol}` 
 const Dec = (description: string) => Type.String({ description: `${description} (decimal string)` });
 const NullDec = (description: string) => Type.Union([Dec(description), Type.Null()]);
 
+/** The live push of a tick (milliseconds, like the trade tape). */
 export const ContractTick = Type.Object({
   id: Type.String({ description: 'Index tick id' }),
   symbol: Type.String(),
@@ -58,6 +59,16 @@ export const ContractTick = Type.Object({
   source: Type.String({ description: "Where the price came from ('sim': the simulated feed)" }),
 });
 export type ContractTick = Static<typeof ContractTick>;
+
+/** A recorded tick inside a record (a position, its history, a market's current price): ISO time. */
+export const ContractTickRecord = Type.Object({
+  id: Type.String({ description: 'Index tick id' }),
+  symbol: Type.String(),
+  price: Dec('Index price'),
+  time: Type.String({ description: 'When it was recorded, ISO 8601 UTC' }),
+  source: Type.String({ description: "Where the price came from ('sim': the simulated feed)" }),
+});
+export type ContractTickRecord = Static<typeof ContractTickRecord>;
 
 export const ContractMarket = Type.Object({
   id: Type.Integer(),
@@ -76,7 +87,7 @@ export const ContractMarket = Type.Object({
   max_open_positions: Type.Integer({ description: 'Positions held and pending per user in this contract' }),
   tick_size: Dec('Price step'),
   price_decimals: Type.Integer(),
-  price: Type.Union([ContractTick, Type.Null()], { description: 'The latest recorded index tick' }),
+  price: Type.Union([ContractTickRecord, Type.Null()], { description: 'The latest recorded index tick' }),
 });
 export type ContractMarket = Static<typeof ContractMarket>;
 
@@ -140,8 +151,8 @@ export const ContractEvent = Type.Object({
   price: NullDec('The tick price that settled it, or the limit price of an order'),
   take_profit: NullDec('Take-profit set'),
   stop_loss: NullDec('Stop-loss set'),
-  tick: Type.Union([ContractTick, Type.Null()], { description: 'The recorded index tick' }),
-  time: Type.Integer(),
+  tick: Type.Union([ContractTickRecord, Type.Null()], { description: 'The recorded index tick' }),
+  time: Type.String({ description: 'ISO 8601 UTC' }),
 });
 export type ContractEvent = Static<typeof ContractEvent>;
 
@@ -170,11 +181,11 @@ export const ContractPosition = Type.Object({
   stop_loss: NullDec('Stop-loss price'),
   liquidation_price: NullDec('The highest (long) or lowest (short) price that liquidates'),
   close_reason: Type.Union([Literals(CONTRACT_CLOSE_REASONS), Type.Null()]),
-  open_tick: Type.Union([ContractTick, Type.Null()]),
-  close_tick: Type.Union([ContractTick, Type.Null()]),
-  created_at: Type.Integer(),
-  opened_at: Type.Union([Type.Integer(), Type.Null()]),
-  closed_at: Type.Union([Type.Integer(), Type.Null()]),
+  open_tick: Type.Union([ContractTickRecord, Type.Null()]),
+  close_tick: Type.Union([ContractTickRecord, Type.Null()]),
+  created_at: Type.String({ description: 'ISO 8601 UTC' }),
+  opened_at: Type.Union([Type.String(), Type.Null()]),
+  closed_at: Type.Union([Type.String(), Type.Null()]),
   history: Type.Array(ContractEvent, { description: 'Oldest first' }),
 });
 export type ContractPosition = Static<typeof ContractPosition>;

@@ -140,6 +140,9 @@ describe('opening and closing at recorded ticks', () => {
       liquidation_price: '54300',
       open_tick: { price: '60000', source: 'test' },
     });
+    // a record's moments are ISO text, like every record of the API
+    expect(p.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    expect(p.open_tick!.time).toBe(new Date(clock).toISOString());
     expect(await balance(u.user.id)).toEqual({ available: '819.1', frozen: '180' });
     expect(c(String(Number(await house('fees')) - Number(fees0)))).toBe('0.9');
 

@@ -15,6 +15,7 @@ import {
   ContractStreams,
   type ContractSubmitBody,
   type ContractTick,
+  type ContractTickRecord,
 } from '@verdant/api';
 import {
   addDecimal,
@@ -127,6 +128,7 @@ const LEDGER_REASON = {
 } as const;
 
 const nul = (v: string | null) => (v === null ? null : canon(v));
+const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The contract's rules with what a position copied when it was opened (later data changes never reach it). */
 const specOf = (c: Contract, row: PositionRow): ContractSpec => ({
@@ -550,6 +552,11 @@ export function createContractService(
 
   const apiTick = (c: Contract, t: Tick | undefined | null): ContractTick | null =>
     t ? { id: String(t.id), symbol: c.market.symbol, price: t.price, time: t.time, source: t.source } : null;
+  /** A tick inside a record: its time as ISO text, like every record's moments. */
+  const recordTick = (c: Contract, t: Tick | undefined | null): ContractTickRecord | null =>
+    t
+      ? { id: String(t.id), symbol: c.market.symbol, price: t.price, time: iso(t.time), source: t.source }
+      : null;
 
   /** Positions as the API shows them, with their history and, when holding, P&L at `current`. */
   async function present(
@@ -608,11 +615,11 @@ export function createContractService(
         stop_loss: nul(r.stop_loss),
         liquidation_price: nul(r.liquidation_price),
         close_reason: r.close_reason,
-        open_tick: apiTick(c, r.open_tick_id ? ticks.get(r.open_tick_id) : null),
-        close_tick: apiTick(c, r.close_tick_id ? ticks.get(r.close_tick_id) : null),
-        created_at: Number(r.created_at),
-        opened_at: r.opened_at === null ? null : Number(r.opened_at),
-        closed_at: r.closed_at === null ? null : Number(r.closed_at),
+        open_tick: recordTick(c, r.open_tick_id ? ticks.get(r.open_tick_id) : null),
+        close_tick: recordTick(c, r.close_tick_id ? ticks.get(r.close_tick_id) : null),
+        created_at: iso(Number(r.created_at)),
+        opened_at: r.opened_at === null ? null : iso(Number(r.opened_at)),
+        closed_at: r.closed_at === null ? null : iso(Number(r.closed_at)),
         history: events
           .filter((e) => e.position_id === r.id)
           .map((e) => ({
@@ -627,10 +634,10 @@ export function createContractService(
                     id: e.tick_id,
                     symbol: c.market.symbol,
                     price: canon(e.tick_price!),
-                    time: Number(e.tick_t),
+                    time: iso(Number(e.tick_t)),
                     source: e.tick_source!,
                   },
-            time: Number(e.t),
+            time: iso(Number(e.t)),
           })),
       });
     }
@@ -680,7 +687,7 @@ export function createContractService(
       max_open_positions: c.spec.maxOpenPositions,
       tick_size: c.spec.tickSize,
       price_decimals: c.market.priceDecimals,
-      price: apiTick(c, await latestTick(c)),
+      price: recordTick(c, await latestTick(c)),
     };
   }
 

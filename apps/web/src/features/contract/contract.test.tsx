@@ -34,7 +34,7 @@ const btc = {
   max_open_positions: 50,
   tick_size: '0.01',
   price_decimals: 2,
-  price: { id: '9', symbol: 'btcusdt', price: '60000', time: 1_700_000_000_000, source: 'sim' },
+  price: { id: '9', symbol: 'btcusdt', price: '60000', time: '2023-11-14T22:13:20.000Z', source: 'sim' },
 };
 
 const holding = {
@@ -63,10 +63,19 @@ const holding = {
   close_reason: null,
   open_tick: btc.price,
   close_tick: null,
-  created_at: 1_700_000_000_000,
-  opened_at: 1_700_000_000_000,
+  created_at: '2023-11-14T22:13:20.000Z',
+  opened_at: '2023-11-14T22:13:20.000Z',
   closed_at: null,
-  history: [{ kind: 'open', price: '60000', take_profit: null, stop_loss: null, tick: btc.price, time: 1 }],
+  history: [
+    {
+      kind: 'open',
+      price: '60000',
+      take_profit: null,
+      stop_loss: null,
+      tick: btc.price,
+      time: '2023-11-14T22:13:20.000Z',
+    },
+  ],
 };
 
 const user = {
@@ -163,7 +172,9 @@ describe('contract screen', () => {
     const card = await screen.findByTestId('position-41');
     expect(within(card).getByTestId('pnl').textContent).toBe('0');
     await waitFor(() => expect(handlerCount('contract_tick')).toBeGreaterThan(0));
-    act(() => pushEvent('contract_tick', { ...btc.price, id: '10', price: '60500.5' }));
+    act(() =>
+      pushEvent('contract_tick', { ...btc.price, id: '10', price: '60500.5', time: 1_700_000_001_000 }),
+    );
     await waitFor(() => expect(within(card).getByTestId('pnl').textContent).toBe('5.005'));
     expect(within(card).getByTestId('current-price').textContent).toBe('60,500.5');
     expect(screen.getByTestId('index-price').textContent).toBe('60,500.5');

@@ -17,7 +17,7 @@ interface Props {
   onCancel: (p: ContractPosition) => void;
 }
 
-const time = (ms: number | null) => (ms === null ? '—' : new Date(ms).toLocaleString());
+const time = (at: string | null) => (at === null ? '—' : new Date(at).toLocaleString());
 
 /** Positions of one status; a holding one's current price and P&L follow the live index. */
 export function PositionList(props: Props) {
