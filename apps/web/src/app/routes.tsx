@@ -51,6 +51,13 @@ const MarketList = lazyPage(() => import('../features/market/MarketListPage'));
 const Kline = lazyPage(() => import('../features/market/KlinePage'));
 const Option = lazyPage(() => import('../features/option/OptionPage'));
 const Lever = lazyPage(() => import('../features/contract/LeverPage'));
+const Finance = lazyPage(() => import('../features/trust/FinancePage'));
+const FinanceBuy = lazyPage(() => import('../features/trust/BuyPage'));
+const FinanceOrders = lazyPage(() => import('../features/trust/OrdersPage'));
+const FinanceRules = lazyPage(() => import('../features/trust/RulePage'));
+const Publication = lazyPage(() => import('../features/launchpad/PublicationPage'));
+const PublicationDetails = lazyPage(() => import('../features/launchpad/DetailsPage'));
+const PublicationPurchase = lazyPage(() => import('../features/launchpad/PurchasePage'));
 
 const PreviewImage = lazyPage(() => import('../features/system/PreviewImagePage'));
 const ChooseLocation = lazyPage<object>(() =>
@@ -96,6 +103,14 @@ const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
   kline: Kline,
   option: Option,
   lever: Lever,
+  template: Finance,
+  finance: Finance,
+  financeBuy: FinanceBuy,
+  financeOrders: FinanceOrders,
+  financeRules: FinanceRules,
+  publication: Publication,
+  publicationDetails: PublicationDetails,
+  publicationPurchase: PublicationPurchase,
   previewImage: PreviewImage,
   chooseLocation: ChooseLocation,
   openLocation: OpenLocation,

@@ -1,0 +1,124 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TrustProduct } from '@verdant/api';
+import { Button, Tag } from 'antd-mobile';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { formatAmount } from '../../shared/money';
+import { href, paths } from '../../shared/paths';
+import { isLoggedIn } from '../../shared/session';
+import { PullToRefresh } from '../../shared/ui/PullToRefresh';
+import { QueryView } from '../../shared/ui/QueryView';
+import { percent, trustConfigQuery, trustReportQuery } from './api';
+import './trust.css';
+
+function ProductCard({ p }: { p: TrustProduct }) {
+  const { t } = useTranslation();
+  const open = p.state === 'ongoing';
+  return (
+    <article className="v-trust-card" aria-label={p.name}>
+      <header className="v-trust-card__head">
+        <strong>{p.name}</strong>
+        <Tag color={open ? 'success' : 'default'}>{t(`trust.state.${p.state}`)}</Tag>
+      </header>
+      <div className="v-trust-card__grid">
+        <div>
+          <span className="v-trust-card__big">{percent(p.daily_rate)}%</span>
+          <small>{t('trust.dailyRate')}</small>
+        </div>
+        <div>
+          <span>{t('trust.days', { count: p.term_days })}</span>
+          <small>{t('trust.term')}</small>
+        </div>
+        <div>
+          <span>
+            {formatAmount(p.min_amount, p.decimals)} {p.currency}
+          </span>
+          <small>{t('trust.minAmount')}</small>
+        </div>
+        <div>
+          <span>{percent(p.total_rate)}%</span>
+          <small>{t('trust.totalRate')}</small>
+        </div>
+      </div>
+      <footer className="v-trust-card__foot">
+        <Link to={href('financeRules', { id: p.id })}>{t('trust.rules')}</Link>
+        {open ? (
+          <Link className="v-trust-card__buy" to={href('financeBuy', { id: p.id })}>
+            {t('trust.buy')}
+          </Link>
+        ) : (
+          <span className="v-trust-card__soon">{t('trust.state.soon')}</span>
+        )}
+      </footer>
+    </article>
+  );
+}
+
+/** The user's hosting at a glance (logged in only). */
+function Report() {
+  const { t } = useTranslation();
+  const report = useQuery(trustReportQuery());
+  if (!report.data) return null;
+  const usdt = report.data.currencies.find((c) => c.currency === 'USDT') ?? {
+    currency: 'USDT',
+    hosted: '0',
+    income: '0',
+  };
+  return (
+    <section className="v-trust-report" aria-label={t('trust.report')}>
+      <div>
+        <small>
+          {t('trust.hosted')} ({usdt.currency})
+        </small>
+        <strong>{formatAmount(usdt.hosted, 6)}</strong>
+      </div>
+      <div>
+        <small>
+          {t('trust.income')} ({usdt.currency})
+        </small>
+        <strong>{formatAmount(usdt.income, 6)}</strong>
+      </div>
+      <div>
+        <small>{t('trust.hostingOrders')}</small>
+        <strong>{report.data.orders.hosting}</strong>
+      </div>
+    </section>
+  );
+}
+
+/** pages/finance/index and the Finance tab (pages/template/index): products, the user's report, links. */
+export default function FinancePage() {
+  const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  const config = useQuery(trustConfigQuery());
+  const loggedIn = isLoggedIn();
+  return (
+    <PullToRefresh
+      onRefresh={() =>
+        Promise.all([
+          queryClient.invalidateQueries({ queryKey: ['trust'] }),
+          queryClient.invalidateQueries({ queryKey: ['user', 'trust'] }),
+        ])
+      }
+    >
+      <div className="v-trust-page">
+        {loggedIn && <Report />}
+        <nav className="v-trust-links">
+          <Link to={paths.financeOrders}>
+            <Button size="small" fill="outline">
+              {t('titles.financeOrders')}
+            </Button>
+          </Link>
+          <Link to={paths.publication}>
+            <Button size="small" fill="outline">
+              {t('titles.publication')}
+            </Button>
+          </Link>
+        </nav>
+        <QueryView query={config} isEmpty={(d) => d.products.length === 0}>
+          {(d) => d.products.map((p) => <ProductCard key={p.id} p={p} />)}
+        </QueryView>
+      </div>
+    </PullToRefresh>
+  );
+}
