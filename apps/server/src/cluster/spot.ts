@@ -75,8 +75,17 @@ export async function clusterSpot(opts: {
     const token = row!.token;
     await local.adopt(m.id, token);
     ownerOf.set(m.id, bus.nodeId);
-    await bus.redis.hset(hash, String(m.id), bus.nodeId);
-    await bus.broadcast('spot-owner', { marketId: m.id, node: bus.nodeId });
+    // Announced to the others; this process owns the market whether or not Redis hears it (the
+    // others ask the hash again while they wait).
+    const announced = await Promise.all([
+      bus.redis.hset(hash, String(m.id), bus.nodeId),
+      bus.broadcast('spot-owner', { marketId: m.id, node: bus.nodeId }),
+    ]).then(
+      () => true,
+      () => false,
+    );
+    if (!announced)
+      log.error({ market: m.symbol }, `market ${m.symbol}: could not announce its new owner on Redis`);
     log.info(
       { market: m.symbol, node: bus.nodeId, token },
       `market ${m.symbol}: this process (${bus.nodeId}) owns the order book now (writer token ${token})`,

@@ -92,6 +92,8 @@ export class Desk {
    * A batch that begins while it is false answers "try again" and changes nothing.
    */
   owned = true;
+  /** Set while `abandon` lets the requests already queued run: new ones are refused. */
+  private leaving = false;
   /** In a cluster: the writer token every batch checks in its transaction (null: alone). */
   private fence: string | null = null;
   /** Set when a batch's token check failed: another process took the market. */
@@ -468,13 +470,24 @@ export class Desk {
     this.deps.market.publishDepth(this.market.symbol);
   }
 
+  /** Whether new requests may join this desk's queue (owned, and not being handed on). */
+  get takes(): boolean {
+    return this.owned && !this.leaving;
+  }
+
   /**
-   * This process stops writing the market: requests not yet in a batch are refused ("try
-   * again"), the batches under way end, and the book is dropped from memory.
+   * This process stops writing the market: new requests are refused ("try again"), those
+   * already queued run to their commit (the token is still this process's), and the book is
+   * dropped from memory.
    */
   async abandon(): Promise<void> {
-    this.owned = false;
-    await this.idle();
+    this.leaving = true;
+    try {
+      await this.idle();
+    } finally {
+      this.leaving = false;
+      this.owned = false;
+    }
     this.stopReloading();
     for (const id of this.open.keys()) this.deps.where.delete(id);
     this.open.clear();

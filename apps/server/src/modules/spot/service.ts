@@ -77,7 +77,7 @@ export function createSpotService(
       throw unknownMarket(kind.symbol);
     }
     const d = desk(m);
-    if (!d.owned) throw elsewhere();
+    if (!d.takes) throw elsewhere();
     if (d.halted) throw haltedError(m);
     // Read ahead for a limit order, and handed over as it came out: a failed read is thrown
     // where the band is checked, so errors found before it still come first.
@@ -157,11 +157,12 @@ export function createSpotService(
         const row = await store.owner(orderId);
         // Someone else's order is answered as unknown: ids are not a way to learn about others.
         if (!row || row.user_id !== userId) throw new AppError('NOT_FOUND', 'spot.orderNotFound', {}, 'id');
-        if (desks.get(row.market_id)?.owned === false) throw elsewhere();
+        if (desks.get(row.market_id)?.takes === false) throw elsewhere();
         const halted = [...desks.values()].find((x) => x.market.id === row.market_id && x.halted);
         if (halted) throw haltedError(halted.market);
         throw new AppError('CONFLICT', 'spot.orderFinished', {}, 'id');
       }
+      if (!d.takes) throw elsewhere();
       if (d.halted) throw haltedError(d.market);
       if (closed) throw new AppError('CONFLICT', 'spot.retry');
       return queueCancel(d, userId, orderId);
@@ -185,9 +186,9 @@ export function createSpotService(
       for (const orderId of cancelIds) {
         const d = deskOfOpen(userId, orderId);
         answers.push(
-          d
+          d?.takes
             ? queueCancel(d, userId, orderId)
-            : Promise.reject(new AppError('CONFLICT', 'spot.orderFinished', {}, 'id')),
+            : Promise.reject(d ? elsewhere() : new AppError('CONFLICT', 'spot.orderFinished', {}, 'id')),
         );
       }
       for (const r of inputs)
@@ -204,7 +205,7 @@ export function createSpotService(
       marketId: number,
     ): Promise<{ id: number; side: OrderSide; price: string }[]> {
       const d = desks.get(marketId);
-      if (d && !d.owned) throw elsewhere();
+      if (d && !d.takes) throw elsewhere();
       if (!d || d.halted) return [];
       return [...d.open.values()]
         .filter((o) => o.userId === userId)
@@ -228,7 +229,7 @@ export function createSpotService(
 
     /** Whether this process writes the market's book (always, alone; see Desk.owned). */
     owns(marketId: number): boolean {
-      return desks.get(marketId)?.owned ?? false;
+      return desks.get(marketId)?.takes ?? false;
     },
 
     /** In a cluster: this process takes the market's book, its writer token raised (cluster/spot.ts). */
