@@ -56,6 +56,11 @@ export interface Config {
   bankDetails: string | undefined;
   /** Milliseconds between two rounds of the index feed; 0 stops the feed (tests drive it by hand). */
   feedIntervalMs: number;
+  /**
+   * The length of a locked deposit product's day, in ms (TRUST_DAY_MS): a day of interest, and the
+   * term counts these. 86,400,000; shorter only for end-to-end tests and demonstrations.
+   */
+  trustDayMs: number;
   /** Seed of the simulated index feed: the same seed gives the same prices at the same times. */
   feedSeed: string;
   /** Days of simulated chart history written on first start for a market without any; 0: none. */
@@ -163,6 +168,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     xpubTron: env.XPUB_TRON || undefined,
     bankDetails: env.BANK_DETAILS || undefined,
     feedIntervalMs: int(env.FEED_INTERVAL_MS, 1000),
+    trustDayMs: Math.max(1000, int(env.TRUST_DAY_MS, 86_400_000)),
     feedSeed: env.FEED_SEED || 'verdant',
     backfillDays: int(env.BACKFILL_DAYS, 30),
     marketPublishMs: int(env.MARKET_PUBLISH_MS, 300),

@@ -38,11 +38,12 @@ export function interestForDays(
 
 /**
  * Whole days accrued by `now` for an order started at `startMs` (its payout times are start + k
- * days), at most the term. A clock before the start accrues nothing.
+ * days), at most the term. A clock before the start accrues nothing. `dayMs`: a day's length
+ * (shorter only in end-to-end tests).
  */
-export function daysAccrued(startMs: number, nowMs: number, termDays: number): number {
+export function daysAccrued(startMs: number, nowMs: number, termDays: number, dayMs = DAY_MS): number {
   if (nowMs <= startMs) return 0;
-  return Math.min(termDays, Math.floor((nowMs - startMs) / DAY_MS));
+  return Math.min(termDays, Math.floor((nowMs - startMs) / dayMs));
 }
 
 export interface PenaltyTerms {

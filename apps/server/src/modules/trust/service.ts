@@ -16,7 +16,6 @@ import {
 } from '@verdant/api';
 import {
   compareDecimal,
-  DAY_MS,
   dailyInterest,
   daysAccrued,
   dec,
@@ -87,8 +86,8 @@ const iso = (msText: string | number) => new Date(Number(msText)).toISOString();
 const nameIn = (names: Record<string, string>, lang: Lang) => names[lang] ?? names.en ?? '';
 
 /** What one order is owed by `now`: days not yet paid, their interest, and whether it matures. */
-function dueOf(o: OrderRow, now: number) {
-  const days = daysAccrued(Number(o.started_at), now, o.term_days);
+function dueOf(o: OrderRow, now: number, dayMs: number) {
+  const days = daysAccrued(Number(o.started_at), now, o.term_days, dayMs);
   const newDays = Math.max(0, days - o.days_paid);
   return {
     days,
@@ -103,8 +102,8 @@ function dueOf(o: OrderRow, now: number) {
  * trust pool to the user's trust account, and at maturity the principal unfrozen. Empty when
  * nothing is due.
  */
-function accrualPostings(o: OrderRow, now: number): Posting[] {
-  const d = dueOf(o, now);
+function accrualPostings(o: OrderRow, now: number, dayMs: number): Posting[] {
+  const d = dueOf(o, now, dayMs);
   const account = { userId: o.user_id, type: 'trust' as const, currencyId: o.currency_id };
   const out: Posting[] = [];
   if (d.newDays > 0 && compareDecimal(d.interest, '0') > 0)
@@ -134,16 +133,16 @@ function accrualPostings(o: OrderRow, now: number): Posting[] {
  * Brings locked orders (rows read FOR UPDATE in this transaction) up to `now`: money through the
  * ledger and the rows moved forward in the same transaction. Answers the orders that changed.
  */
-async function accrueLocked(q: Queryable, rows: OrderRow[], now: number): Promise<OrderRow[]> {
-  const changed = rows.filter((o) => o.status === 'hosting' && dueOf(o, now).newDays > 0);
+async function accrueLocked(q: Queryable, rows: OrderRow[], now: number, dayMs: number): Promise<OrderRow[]> {
+  const changed = rows.filter((o) => o.status === 'hosting' && dueOf(o, now, dayMs).newDays > 0);
   if (changed.length === 0) return [];
-  const postings = changed.flatMap((o) => accrualPostings(o, now));
+  const postings = changed.flatMap((o) => accrualPostings(o, now, dayMs));
   if (postings.length > 0) {
     const results = await postMany(q, postings);
     // interest and maturity only credit users or unfreeze what the order froze: a refusal is a bug
     if (results.some((r) => !r.ok)) throw new Error('trust accrual: a posting was refused');
   }
-  const days = changed.map((o) => dueOf(o, now).days);
+  const days = changed.map((o) => dueOf(o, now, dayMs).days);
   await q.query(
     `UPDATE trust_orders o
         SET days_paid = u.days, interest_paid = o.daily_interest * u.days,
@@ -166,6 +165,9 @@ export type TrustService = ReturnType<typeof createTrustService>;
  */
 export function createTrustService(ctx: AppContext, io: Server, log: FastifyBaseLogger) {
   const { db } = ctx;
+  // a day of interest (config.trustDayMs: shorter only in end-to-end tests)
+  const dayMs = ctx.config.trustDayMs;
+  const accrualEveryMs = Math.min(ACCRUAL_INTERVAL_MS, Math.max(250, Math.floor(dayMs / 4)));
 
   async function products(): Promise<ProductRow[]> {
     return db.query<ProductRow>(`SELECT ${PRODUCT_SELECT} FROM trust_products ORDER BY sort, id`);
@@ -200,7 +202,7 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
       const start = Number(o.started_at);
       const hosting = o.status === 'hosting';
       // the job may be behind (a process restarting): show what the order is owed by now
-      const days = hosting ? Math.max(o.days_paid, daysAccrued(start, now, o.term_days)) : o.days_paid;
+      const days = hosting ? Math.max(o.days_paid, daysAccrued(start, now, o.term_days, dayMs)) : o.days_paid;
       const penalty = hosting
         ? earlyRedemptionPenalty({
             rule: o.penalty_rule,
@@ -230,8 +232,8 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
         penalty_rate: canon(o.penalty_rate),
         penalty: amt(penalty),
         started_at: iso(start),
-        payout_time: hosting && days < o.term_days ? iso(start + (days + 1) * DAY_MS) : null,
-        matures_at: iso(start + o.term_days * DAY_MS),
+        payout_time: hosting && days < o.term_days ? iso(start + (days + 1) * dayMs) : null,
+        matures_at: iso(start + o.term_days * dayMs),
         ended_at: o.ended_at === null ? null : iso(o.ended_at),
       };
     });
@@ -277,11 +279,11 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
         // the next payout of each order is started_at + (days_paid + 1) days
         const rows = await q.query<OrderRow>(
           `SELECT ${ORDER_SELECT} FROM trust_orders o
-            WHERE o.status = 'hosting' AND o.started_at + (o.days_paid + 1) * interval '1 day' <= $1
+            WHERE o.status = 'hosting' AND o.started_at + (o.days_paid + 1) * $2::int * interval '1 millisecond' <= $1
             ORDER BY o.id LIMIT ${ACCRUAL_BATCH} FOR UPDATE`,
-          [new Date(now).toISOString()],
+          [new Date(now).toISOString(), dayMs],
         );
-        return { changed: await accrueLocked(q, rows, now), full: rows.length === ACCRUAL_BATCH };
+        return { changed: await accrueLocked(q, rows, now, dayMs), full: rows.length === ACCRUAL_BATCH };
       });
       moved += batch.changed.length;
       push(batch.changed).catch((err) => log.error({ err }, 'trust push'));
@@ -303,7 +305,7 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
           running = accrueDue().catch((err) => log.error({ err }, 'trust accrual'));
         };
         run();
-        const timer = setInterval(run, ACCRUAL_INTERVAL_MS);
+        const timer = setInterval(run, accrualEveryMs);
         return async () => {
           clearInterval(timer);
           await running;
@@ -389,7 +391,7 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
             p.penalty_rule,
             p.penalty_rate,
             new Date(now).toISOString(),
-            new Date(now + p.term_days * DAY_MS).toISOString(),
+            new Date(now + p.term_days * dayMs).toISOString(),
           ],
         );
         const account = { userId, type: 'trust' as const, currencyId: p.currency_id };
@@ -457,8 +459,8 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
         );
         if (!o) throw new AppError('NOT_FOUND', 'trust.orderUnknown', {}, 'id');
         if (o.status !== 'hosting') throw new AppError('CONFLICT', 'trust.notHosting', {}, 'id');
-        await accrueLocked(q, [o], now);
-        const due = dueOf(o, now);
+        await accrueLocked(q, [o], now, dayMs);
+        const due = dueOf(o, now, dayMs);
         if (due.matures) return o;
         const c = (await currenciesById(q)).get(o.currency_id)!;
         const penalty = earlyRedemptionPenalty({
