@@ -49,7 +49,7 @@ function rng(seed: number): () => number {
   };
 }
 
-async function seedUsers(db: Db): Promise<number[]> {
+export async function seedOptionUsers(db: Db): Promise<number[]> {
   const tag = randomBytes(4).toString('hex');
   const emails = Array.from({ length: USERS }, (_, i) => `opt${i}.${tag}@example.com`);
   const rows = await db.query<{ id: number }>(
@@ -74,7 +74,7 @@ async function seedUsers(db: Db): Promise<number[]> {
   return ids;
 }
 
-async function tick(db: Db, price: string, atMs: number): Promise<void> {
+export async function optionTick(db: Db, price: string, atMs: number): Promise<void> {
   await db.query(
     `INSERT INTO index_ticks (market_id, price, source, created_at) VALUES ($1, $2, 'bench', $3)`,
     [BTC, price, new Date(atMs).toISOString()],
@@ -85,8 +85,15 @@ async function tick(db: Db, price: string, atMs: number): Promise<void> {
  * `n` orders bought at `boughtAt` on a tick of 67,000, due spread over the second from `dueAt`;
  * their stakes frozen through the ledger, as a purchase does. Answers their ids and delivery times.
  */
-async function seedOrders(db: Db, users: number[], n: number, boughtAt: number, dueAt: number, seed: number) {
-  await tick(db, '67000', boughtAt - 1);
+export async function seedOptionOrders(
+  db: Db,
+  users: number[],
+  n: number,
+  boughtAt: number,
+  dueAt: number,
+  seed: number,
+) {
+  await optionTick(db, '67000', boughtAt - 1);
   const [t] = await db.query<{ id: string }>('SELECT max(id)::text AS id FROM index_ticks');
   const r = rng(seed);
   const cols = {
@@ -137,12 +144,12 @@ export async function optionsBench(opts: {
   const db = await openDb(opts.db === 'postgres' ? { url: opts.url, schema } : {});
   try {
     await migrate(db);
-    const users = await seedUsers(db);
+    const users = await seedOptionUsers(db);
 
     // 1. one pass over 10,000 due orders, the delivery tick recorded
     const base = Date.now() - 120_000;
-    await seedOrders(db, users, ORDERS, base, base + 30_000, 1);
-    await tick(db, '67000.01', base + 31_000);
+    await seedOptionOrders(db, users, ORDERS, base, base + 30_000, 1);
+    await optionTick(db, '67000.01', base + 31_000);
     const settler = new OptionSettler(db, { onSettled: () => {}, onError: (e) => console.error(e) });
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
@@ -161,7 +168,7 @@ export async function optionsBench(opts: {
 
     // 2. the job on its timer: 10,000 due in the same second, a tick every 250 ms
     const dueAt = Date.now() + 3_000;
-    await seedOrders(db, users, ORDERS, Date.now(), dueAt, 2);
+    await seedOptionOrders(db, users, ORDERS, Date.now(), dueAt, 2);
     const ready = new Map<string, number>();
     const late: number[] = [];
     const dueOf = new Map(
@@ -195,7 +202,7 @@ export async function optionsBench(opts: {
     const feed = setInterval(() => {
       const at = Date.now();
       price += Math.random() < 0.5 ? -0.5 : 0.5;
-      void tick(db, price.toFixed(2), at).then(() => {
+      void optionTick(db, price.toFixed(2), at).then(() => {
         tickCommitted.push({ at, committed: Date.now() });
         job.ticked(at);
       });
@@ -211,8 +218,8 @@ export async function optionsBench(opts: {
     let peer10kMs: number | null = null;
     if (opts.peer) {
       const pBase = Date.now() - 60_000;
-      await seedOrders(db, users, PEER_ORDERS, pBase, pBase + 30_000, 3);
-      await tick(db, '66999.99', pBase + 31_000);
+      await seedOptionOrders(db, users, PEER_ORDERS, pBase, pBase + 30_000, 3);
+      await optionTick(db, '66999.99', pBase + 31_000);
       const t1 = performance.now();
       for (;;) {
         const { settled: one } = await settleBatch(db, pBase + 31_000, 1);

@@ -96,6 +96,13 @@ function amount(v: string | undefined): bigint {
   throw new Error(`ledger: more than ${PLACES} decimals: ${v}`);
 }
 
+/**
+ * An array of ids or decimal strings as PostgreSQL's array text ("{1,-2.5}"): they hold only
+ * digits, '-' and '.', so nothing needs quoting, and the drivers pass one string instead of
+ * walking the array element by element (about a tenth of a big write's CPU on PGlite).
+ */
+const arrayText = (xs: readonly (string | number)[]): string => `{${xs.join(',')}}`;
+
 interface MergedLeg {
   account: AccountRef;
   key: string;
@@ -325,7 +332,9 @@ export class LedgerBatch {
    * Writes everything posted so far in one statement: the balances, the journals and their
    * entries; answers the journals' ids in posting order. Ids come from the sequences in posting
    * order (nextval over sorted rows), so every account's entries follow the order the postings
-   * were applied in, as its balance-after column requires.
+   * were applied in, as its balance-after column requires. Each sequence is looked up once per
+   * statement (a sub-select, run once), not per row: a catalog look-up per row cost ~6 µs each
+   * on PostgreSQL, more on PGlite (17,500 rows for 5,000 option settlements).
    */
   async write(): Promise<string[]> {
     const n = this.journals.length;
@@ -345,7 +354,7 @@ export class LedgerBatch {
           WHERE a.id = u.id AND (a.available <> u.available OR a.frozen <> u.frozen)
           RETURNING a.id
        ), jid AS (
-         SELECT n, nextval(pg_get_serial_sequence('ledger_journals', 'id')) AS id
+         SELECT n, nextval((SELECT pg_get_serial_sequence('ledger_journals', 'id')::regclass)) AS id
            FROM (SELECT n FROM generate_series(1, $4::int) AS g(n) ORDER BY n OFFSET 0) g
        ), journals AS (
          INSERT INTO ledger_journals (id, reason, ref_type, ref_id, operator_id) OVERRIDING SYSTEM VALUE
@@ -356,7 +365,7 @@ export class LedgerBatch {
        ), entries AS (
          INSERT INTO ledger_entries (id, journal_id, account_id, delta_available, delta_frozen, available_after, frozen_after)
          OVERRIDING SYSTEM VALUE
-         SELECT nextval(pg_get_serial_sequence('ledger_entries', 'id')), s.journal_id, s.account_id, s.da, s.df, s.aa, s.fa
+         SELECT nextval((SELECT pg_get_serial_sequence('ledger_entries', 'id')::regclass)), s.journal_id, s.account_id, s.da, s.df, s.aa, s.fa
            FROM (SELECT jid.id AS journal_id, y.account_id, y.da, y.df, y.aa, y.fa
                    FROM unnest($9::int[], $10::bigint[], $11::numeric[], $12::numeric[], $13::numeric[], $14::numeric[])
                         WITH ORDINALITY AS y(jn, account_id, da, df, aa, fa, n)
@@ -367,20 +376,20 @@ export class LedgerBatch {
        SELECT ARRAY(SELECT id::text FROM jid ORDER BY n) AS journals,
               (SELECT count(*) FROM balances) + (SELECT count(*) FROM journals) + (SELECT count(*) FROM entries) AS rows`,
       [
-        touched.map((a) => a.id),
-        touched.map((a) => str(a.available)),
-        touched.map((a) => str(a.frozen)),
+        arrayText(touched.map((a) => a.id)),
+        arrayText(touched.map((a) => str(a.available))),
+        arrayText(touched.map((a) => str(a.frozen))),
         n,
         js.map((p) => p.reason),
         js.map((p) => p.refType ?? null),
         js.map((p) => (p.refId === undefined ? null : String(p.refId))),
         js.map((p) => p.operatorId ?? null),
-        e.journal,
-        e.account,
-        e.da,
-        e.df,
-        e.aa,
-        e.fa,
+        arrayText(e.journal),
+        arrayText(e.account),
+        arrayText(e.da),
+        arrayText(e.df),
+        arrayText(e.aa),
+        arrayText(e.fa),
       ],
     );
     return written!.journals;

@@ -1,0 +1,90 @@
+/**
+ * Where one option settlement pass spends its time: seeds 10,000 due orders as the options bench
+ * does, then runs one pass with every statement timed (`npx tsx scripts/bench/options-profile.ts
+ * [postgres-url]`; add `node --cpu-prof` through NODE_OPTIONS for a CPU profile). A diagnostic,
+ * not part of `npm run bench`.
+ */
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
+import { type Db, openDb, type Queryable } from '../../apps/server/src/db/client.ts';
+import { migrate } from '../../apps/server/src/db/migrate.ts';
+import { OptionSettler } from '../../apps/server/src/modules/option/settlement.ts';
+import { optionTick, seedOptionOrders, seedOptionUsers } from './options.ts';
+
+function timed(db: Db, log: { sql: string; ms: number }[]): Db {
+  const wrap = (q: Queryable): Queryable => ({
+    async query(sql, params) {
+      const t = performance.now();
+      // EXPLAIN=1: the ledger's write runs under EXPLAIN ANALYZE (executed, so the next batch
+      // sees its effects); the journals' ids are not needed by settlement
+      if (process.env.EXPLAIN && sql.startsWith('WITH balances')) {
+        const plan = await q.query<Record<string, string>>(`EXPLAIN (ANALYZE) ${sql}`, params);
+        log.push({ sql: 'EXPLAIN ledger write', ms: performance.now() - t });
+        console.log(plan.map((r) => Object.values(r)[0]).join('\n'));
+        return [{ journals: [] }] as never;
+      }
+      // EXPLAIN=1: the orders' UPDATE runs under EXPLAIN ANALYZE; its RETURNING read back after
+      if (process.env.EXPLAIN && sql.startsWith('UPDATE option_orders')) {
+        const plan = await q.query<Record<string, string>>(`EXPLAIN (ANALYZE) ${sql}`, params);
+        console.log(plan.map((r) => Object.values(r)[0]).join('\n'));
+        log.push({ sql: 'EXPLAIN orders update', ms: performance.now() - t });
+        return q.query('SELECT id::text, user_id FROM option_orders WHERE id = ANY ($1::bigint[])', [
+          params![0],
+        ]) as never;
+      }
+      // EXPLAIN=1: the due orders' selection is explained first (it only reads), then run
+      if (process.env.EXPLAIN && sql.startsWith('WITH latest')) {
+        const plan = await q.query<Record<string, string>>(`EXPLAIN (ANALYZE) ${sql}`, params);
+        console.log(plan.map((r) => Object.values(r)[0]).join('\n'));
+      }
+      try {
+        return await q.query(sql, params);
+      } finally {
+        log.push({ sql: sql.replace(/\s+/g, ' ').slice(0, 70), ms: performance.now() - t });
+      }
+    },
+  });
+  return { ...db, query: wrap(db).query, tx: (fn) => db.tx((q) => fn(wrap(q))) } as Db;
+}
+
+const url = process.argv[2];
+const schema = url ? `bench_prof_${Date.now()}` : undefined;
+const db = await openDb(url ? { url, schema } : {});
+try {
+  await migrate(db);
+  const users = await seedOptionUsers(db);
+  const base = Date.now() - 120_000;
+  await seedOptionOrders(db, users, 10_000, base, base + 30_000, 1);
+  await optionTick(db, '67000.01', base + 31_000);
+  const log: { sql: string; ms: number }[] = [];
+  const settler = new OptionSettler(timed(db, log), {
+    onSettled: () => {},
+    onError: (e) => console.error(e),
+  });
+  // PROFILE=<file>: a CPU profile of the pass alone (open it in Chrome's DevTools)
+  const session = process.env.PROFILE ? new Session() : null;
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((ok, fail) => session!.post(method, params, (e, r) => (e ? fail(e) : ok(r))));
+  if (session) {
+    session.connect();
+    await post('Profiler.enable');
+    await post('Profiler.start');
+  }
+  const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
+  const n = await settler.settleDue(base + 31_000);
+  const wall = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  if (session) {
+    const { profile } = (await post('Profiler.stop')) as { profile: object };
+    writeFileSync(process.env.PROFILE!, JSON.stringify(profile));
+    session.disconnect();
+  }
+  console.log(
+    `settled ${n}: ${wall.toFixed(0)} ms wall, ${((cpu.user + cpu.system) / 1000).toFixed(0)} ms CPU`,
+  );
+  for (const l of log) console.log(`${l.ms.toFixed(1).padStart(8)} ms  ${l.sql}`);
+} finally {
+  if (schema) await db.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => {});
+  await db.close();
+}
