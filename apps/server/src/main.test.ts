@@ -8,6 +8,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDb } from './db/client.ts';
 import { freePort, startServer as startLoadServer } from './modules/spot/load.ts';
+import { migratedDataDir } from './test/harness.ts';
 import { startTcpProxy } from './test/tcp-proxy.ts';
 
 /**
@@ -19,8 +20,11 @@ const url = process.env.DATABASE_URL;
 const dirs: string[] = [];
 const schemas: string[] = [];
 
-function place(): NodeJS.ProcessEnv {
-  const dataDir = mkdtempSync(join(tmpdir(), 'verdant-main-'));
+/** A database of its own; `migrated` starts a PGlite folder from the run's migrated snapshot. */
+async function place(migrated = false): Promise<NodeJS.ProcessEnv> {
+  const dataDir = migrated
+    ? await migratedDataDir('verdant-main-')
+    : mkdtempSync(join(tmpdir(), 'verdant-main-'));
   dirs.push(dataDir);
   if (!url) return { DATABASE_URL: '', DATA_DIR: dataDir };
   const schema = `main_${randomBytes(5).toString('hex')}`;
@@ -109,7 +113,7 @@ function responses(
 describe('stopping on SIGTERM', { timeout: 600_000 }, () => {
   it('closes idle connections at once, finishes requests in flight, answers late ones with a localized 503, and exits', async () => {
     const port = await freePort();
-    const server = await startServer({ ...place(), SHUTDOWN_GRACE_MS: '60000' }, port);
+    const server = await startServer({ ...(await place(true)), SHUTDOWN_GRACE_MS: '60000' }, port);
     try {
       // five keep-alive connections, idle once their request is answered
       const agent = new http.Agent({ keepAlive: true, maxSockets: 5 });
@@ -166,7 +170,7 @@ describe('stopping on SIGTERM', { timeout: 600_000 }, () => {
 
   it('cuts a request that does not finish once the grace period is over, and exits', async () => {
     const port = await freePort();
-    const server = await startServer({ ...place(), SHUTDOWN_GRACE_MS: '1000' }, port);
+    const server = await startServer({ ...(await place(true)), SHUTDOWN_GRACE_MS: '1000' }, port);
     try {
       const stuck = rawConnection(port);
       stuck.socket.write(loginHead('en') + LOGIN_BODY.slice(0, 10));
@@ -189,7 +193,7 @@ describe('refusing to start', { timeout: 600_000 }, () => {
     const file = join(dir, 'a-file');
     writeFileSync(file, '');
     const dataDir = join(file, 'data');
-    const r = await runToExit({ ...place(), DATA_DIR: dataDir, PORT: String(await freePort()) });
+    const r = await runToExit({ ...(await place()), DATA_DIR: dataDir, PORT: String(await freePort()) });
     expect(r.code).toBe(1);
     expect(r.output.trim().split('\n')).toEqual([
       expect.stringMatching(
@@ -201,7 +205,7 @@ describe('refusing to start', { timeout: 600_000 }, () => {
   it('gives up on a database that cannot be reached after retrying, saying so once', async () => {
     const closedPort = await freePort();
     const r = await runToExit({
-      ...place(),
+      ...(await place()),
       DATABASE_URL: `postgres://postgres@127.0.0.1:${closedPort}/postgres`,
       DB_START_WAIT_MS: '1500',
       PORT: String(await freePort()),
@@ -226,7 +230,7 @@ describe('refusing to start', { timeout: 600_000 }, () => {
       cwd: ROOT,
       env: {
         ...process.env,
-        ...place(),
+        ...(await place()),
         DATABASE_URL: proxy.url(url!),
         DB_START_WAIT_MS: '120000',
         PORT: String(port),
@@ -267,7 +271,7 @@ describe('refusing to start', { timeout: 600_000 }, () => {
   });
 
   it('refuses a second process on one PGlite data folder, and takes over the lock of a killed one', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'verdant-main-'));
+    const dataDir = await migratedDataDir('verdant-main-');
     dirs.push(dataDir);
     const env = { DATABASE_URL: '', DATA_DIR: dataDir };
     const first = await startServer(env, await freePort());
