@@ -1,4 +1,9 @@
-import type { AddWithdrawAddressBody, WithdrawAddress } from '@verdant/api';
+import {
+  type AddWithdrawAddressBody,
+  WITHDRAW_ADDRESS_REMARK_MAX,
+  WITHDRAW_ADDRESSES_MAX,
+  type WithdrawAddress,
+} from '@verdant/api';
 import type { Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
@@ -15,10 +20,6 @@ import {
   parseRemark,
   type WalletDeps,
 } from './shared.ts';
-
-const ADDRESS_REMARK_MAX = 50;
-/** Saved withdrawal addresses per user, all currencies together. */
-const ADDRESSES_MAX = 50;
 
 interface SavedAddress {
   id: number;
@@ -70,7 +71,7 @@ export function makeWithdrawAddresses({ db, users, codes }: WalletDeps) {
       if (!raw) throw invalid('wallet.addressRequired', 'address');
       const address = normalizeAddress(chain, raw);
       if (!address) throw new AppError('ADDRESS_INVALID', 'wallet.addressInvalid', { chain }, 'address');
-      const remark = parseRemark(body.remark, ADDRESS_REMARK_MAX);
+      const remark = parseRemark(body.remark, WITHDRAW_ADDRESS_REMARK_MAX);
       const fundPassword = parseFundPassword(body.fund_password, 'fund_password');
       if (!(body.code ?? '').trim()) throw invalid('validation.codeRequired', 'code');
       const codeType = (body.code_type ?? '').trim();
@@ -86,8 +87,8 @@ export function makeWithdrawAddresses({ db, users, codes }: WalletDeps) {
         [userId, cur.id, chain, address],
       );
       if ((counts?.same ?? 0) > 0) throw new AppError('CONFLICT', 'wallet.addressExists', {}, 'address');
-      if ((counts?.total ?? 0) >= ADDRESSES_MAX)
-        throw new AppError('CONFLICT', 'wallet.addressLimit', { max: ADDRESSES_MAX }, 'address');
+      if ((counts?.total ?? 0) >= WITHDRAW_ADDRESSES_MAX)
+        throw new AppError('CONFLICT', 'wallet.addressLimit', { max: WITHDRAW_ADDRESSES_MAX }, 'address');
       await users.verifyFundPassword(userId, fundPassword);
       const channel = codeChannel(codeType, !!user.email);
       const target = codeTarget(user, channel);

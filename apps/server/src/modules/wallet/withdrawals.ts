@@ -1,6 +1,7 @@
 import {
   type BankCard,
   type Lang,
+  WITHDRAW_REMARK_MAX,
   WITHDRAWALS_PER_DAY,
   type WithdrawalLogQuery,
   type WithdrawalRecord,
@@ -33,7 +34,6 @@ import {
 } from './shared.ts';
 import { savedAddresses } from './withdraw-addresses.ts';
 
-const WITHDRAW_REMARK_MAX = 100;
 const ARRIVAL_KEY = 'wallet.arrival';
 /** Namespace of the per-user advisory lock that serialises a user's withdrawal requests. */
 const WITHDRAW_LOCK_NS = 7253;
