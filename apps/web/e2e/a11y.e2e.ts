@@ -51,7 +51,8 @@ screenshotFailures(() => page);
 async function settled(p: Page) {
   await p.waitForFunction(
     () =>
-      !document.querySelector('.v-page-loading, .adm-skeleton, .v-skeleton') &&
+      // index.html's placeholder bar ([data-boot]) is gone once the app has rendered
+      !document.querySelector('.v-page-loading, .adm-skeleton, .v-skeleton, [data-boot]') &&
       document.querySelector('#root')?.childElementCount,
     undefined,
     { timeout: 20_000 },
