@@ -1,10 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { LaunchpadOrder, LaunchpadProject } from '@verdant/api';
+import { LaunchpadEvents, type LaunchpadOrder, type LaunchpadProject } from '@verdant/api';
 import { Button, Tabs, Tag, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatTime } from '../../shared/datetime';
+import { useLive } from '../../shared/live';
 import { formatAmount } from '../../shared/money';
 import { href, loginHref, paths } from '../../shared/paths';
 import { isLoggedIn } from '../../shared/session';
@@ -111,6 +112,15 @@ function MineRow({ o }: { o: LaunchpadOrder }) {
 
 function Mine() {
   const { t } = useTranslation();
+  const queryClient = useQueryClient();
+  // passed or rejected by an operator: the list follows
+  useLive(
+    [],
+    {
+      [LaunchpadEvents.order]: () => void queryClient.invalidateQueries({ queryKey: ['user', 'launchpad'] }),
+    },
+    isLoggedIn(),
+  );
   const orders = useQuery({ ...launchpadOrdersQuery(), enabled: isLoggedIn() });
   if (!isLoggedIn())
     return (

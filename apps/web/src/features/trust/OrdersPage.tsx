@@ -1,9 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { TRUST_ORDER_STATUSES, type TrustOrder, type TrustOrderStatus } from '@verdant/api';
+import { TRUST_ORDER_STATUSES, TrustEvents, type TrustOrder, type TrustOrderStatus } from '@verdant/api';
 import { Button, Dialog, Tabs, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { formatTime } from '../../shared/datetime';
+import { useLive } from '../../shared/live';
 import { formatAmount, minusFloor } from '../../shared/money';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
@@ -88,6 +89,10 @@ export default function OrdersPage() {
   const { t } = useTranslation();
   const queryClient = useQueryClient();
   const [tab, setTab] = useState<TrustOrderStatus>('hosting');
+  // a day's interest, a maturity or a redemption elsewhere: the lists follow
+  useLive([], {
+    [TrustEvents.order]: () => void queryClient.invalidateQueries({ queryKey: ['user', 'trust'] }),
+  });
   return (
     <PullToRefresh onRefresh={() => queryClient.invalidateQueries({ queryKey: ['user', 'trust'] })}>
       <div className="v-trust-page">
