@@ -16,6 +16,7 @@ import {
   MarketEvents,
   MarketStreams,
   type MarketTicker,
+  type OrderSide,
   type PublicTrade,
 } from '@verdant/api';
 import { dec, parseDecimal, truncateDecimal } from '@verdant/engine';
@@ -49,8 +50,6 @@ const INDEX_TTL_MS = 1000;
 /** The greatest `before` accepted: year 9999. */
 const MAX_TIME_MS = 253_402_300_799_999;
 
-export type TakerSide = 'buy' | 'sell';
-
 /** One fill, as the order service hands it to `recordTrades` inside its transaction. */
 export interface TradeInput {
   marketId: number;
@@ -58,7 +57,7 @@ export interface TradeInput {
   price: string;
   /** Decimal string on the market's lot grid. */
   qty: string;
-  takerSide: TakerSide;
+  takerSide: OrderSide;
   makerOrderId?: string | number | null;
   takerOrderId?: string | number | null;
   /** When the fill happened (default: now). */
@@ -81,7 +80,7 @@ export interface TradeRecord {
   price: string;
   qty: string;
   amount: string;
-  takerSide: TakerSide;
+  takerSide: OrderSide;
   makerOrderId: string | null;
   takerOrderId: string | null;
   time: number;
@@ -566,7 +565,7 @@ export function createMarketService(
         price: string;
         qty: string;
         amount: string;
-        taker_side: TakerSide;
+        taker_side: OrderSide;
         t: string;
       }>(
         `SELECT id::text, price::text, qty::text, amount::text, taker_side,
@@ -685,7 +684,7 @@ export function createMarketService(
             price: string;
             qty: string;
             amount: string;
-            taker_side: TakerSide;
+            taker_side: OrderSide;
             maker_order_id: string | null;
             taker_order_id: string | null;
             t: string;

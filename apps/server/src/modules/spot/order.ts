@@ -1,8 +1,6 @@
-import type { OrderFill, OrderSide, OrderStatus, OrderType, SpotOrder } from '@verdant/api';
+import type { CancelReason, OrderFill, OrderSide, OrderStatus, OrderType, SpotOrder } from '@verdant/api';
 import { type Dec, dec, truncateDecimal } from '@verdant/engine';
 import type { Market } from '../market/service.ts';
-
-export type CancelReason = 'user' | 'unfilled' | 'self_trade';
 
 /** An order as the service holds it while it is open or being changed by a batch. */
 export interface Order {

@@ -1,10 +1,10 @@
-import type { OrderFill, OrderSide, OrderStatus, OrderType } from '@verdant/api';
+import type { CancelReason, OrderFill, OrderSide, OrderStatus, OrderType } from '@verdant/api';
 import { dec } from '@verdant/engine';
 import type { Db, Queryable } from '../../db/client.ts';
 import { type Paging, pageOf } from '../../db/paging.ts';
 import { canon } from '../../db/values.ts';
 import type { Market } from '../market/service.ts';
-import { type CancelReason, feeCurrency, type Order } from './order.ts';
+import { feeCurrency, type Order } from './order.ts';
 
 // The spot_orders table: rows in and out, the batch's one write, the user's pages. Nothing here
 // decides anything; the desk and the service do.
