@@ -49,9 +49,9 @@ describe('login guard', () => {
   });
 
   it('leaves public pages open to visitors', async () => {
-    const { router } = renderRoutes(routes, '/pages/publication/index');
+    const { router } = renderRoutes(routes, '/pages/help-center/center');
     expect(await screen.findByText('This part of Verdant is being built')).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/pages/publication/index');
+    expect(router.state.location.pathname).toBe('/pages/help-center/center');
   });
 
   it('goes to login with a backpage when the session expires (verdant:not-logged-in)', async () => {

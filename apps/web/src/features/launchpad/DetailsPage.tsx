@@ -19,11 +19,11 @@ export default function DetailsPage() {
   return (
     <QueryView query={info}>
       {({ project: p }) => (
-        <div className="v-lp-page">
-          <h2 className="v-lp-title">
+        <div className="v-launchpad-page">
+          <h2 className="v-launchpad-title">
             {p.name} ({p.coin})
           </h2>
-          <dl className="v-lp-dl">
+          <dl className="v-launchpad-dl">
             <dt>{t('launchpad.stateLabel')}</dt>
             <dd>{t(`launchpad.state.${p.state}`)}</dd>
             <dt>{t('launchpad.issuePrice')}</dt>
@@ -56,8 +56,8 @@ export default function DetailsPage() {
               {formatAmount(p.subscribed, p.pay_decimals)} / {formatAmount(p.capacity, p.pay_decimals)}
             </dd>
           </dl>
-          <h3 className="v-lp-subtitle">{t('launchpad.intro')}</h3>
-          <p className="v-lp-intro">{p.intro}</p>
+          <h3 className="v-launchpad-subtitle">{t('launchpad.intro')}</h3>
+          <p className="v-launchpad-intro">{p.intro}</p>
           <Button
             block
             color="primary"

@@ -21,14 +21,14 @@ type View = (typeof VIEWS)[number];
 export function ProjectCard({ p }: { p: LaunchpadProject }) {
   const { t } = useTranslation();
   return (
-    <Link to={href('publicationDetails', { id: p.id })} className="v-lp-card" aria-label={p.name}>
-      <header className="v-lp-card__head">
+    <Link to={href('publicationDetails', { id: p.id })} className="v-launchpad-card" aria-label={p.name}>
+      <header className="v-launchpad-card__head">
         <strong>
           {p.name} ({p.coin})
         </strong>
         <Tag color={p.state === 'subscribing' ? 'success' : 'default'}>{t(`launchpad.state.${p.state}`)}</Tag>
       </header>
-      <dl className="v-lp-dl">
+      <dl className="v-launchpad-dl">
         <dt>{t('launchpad.issuePrice')}</dt>
         <dd>
           {p.issue_price} {p.pay_currency}
@@ -38,7 +38,7 @@ export function ProjectCard({ p }: { p: LaunchpadProject }) {
         <dt>{t('launchpad.closeTime')}</dt>
         <dd>{formatTime(p.ends_at)}</dd>
       </dl>
-      <div className="v-lp-progress" role="progressbar" aria-valuenow={Number(percent(p.progress))}>
+      <div className="v-launchpad-progress" role="progressbar" aria-valuenow={Number(percent(p.progress))}>
         <span style={{ width: `${percent(p.progress)}%` }} />
       </div>
     </Link>
@@ -57,14 +57,14 @@ function MineRow({ o }: { o: LaunchpadOrder }) {
     onError: (e) => Toast.show({ content: e.message }),
   });
   return (
-    <article className="v-lp-card" aria-label={`${o.name} ${o.id}`}>
-      <header className="v-lp-card__head">
+    <article className="v-launchpad-card" aria-label={`${o.name} ${o.id}`}>
+      <header className="v-launchpad-card__head">
         <strong>
           {o.name} ({o.coin})
         </strong>
         <span>{t(`launchpad.status.${o.status}`)}</span>
       </header>
-      <dl className="v-lp-dl">
+      <dl className="v-launchpad-dl">
         <dt>{t('launchpad.amount')}</dt>
         <dd>
           {formatAmount(o.amount, 8)} {o.pay_currency}
@@ -124,7 +124,7 @@ function Mine() {
   const orders = useQuery({ ...launchpadOrdersQuery(), enabled: isLoggedIn() });
   if (!isLoggedIn())
     return (
-      <Link to={loginHref(paths.publication)} className="v-lp-login">
+      <Link to={loginHref(paths.publication)} className="v-launchpad-login">
         {t('launchpad.loginToSee')}
       </Link>
     );
@@ -160,7 +160,7 @@ export default function PublicationPage() {
         ])
       }
     >
-      <div className="v-lp-page">
+      <div className="v-launchpad-page">
         <Tabs activeKey={view} onChange={(k) => setView(k as View)}>
           {VIEWS.map((v) => (
             <Tabs.Tab key={v} title={t(`launchpad.view.${v}`)} />

@@ -56,17 +56,17 @@ export default function PurchasePage() {
           if (ok) mutation.mutate({ project_id: String(p.id), amount: value });
         };
         return (
-          <div className="v-lp-page">
-            <h2 className="v-lp-title">
+          <div className="v-launchpad-page">
+            <h2 className="v-launchpad-title">
               {p.name} ({p.coin})
             </h2>
             <p>
               {t('launchpad.issuePrice')}: {p.issue_price} {p.pay_currency}
             </p>
-            <label htmlFor="lp-amount" className="v-lp-label">
+            <label htmlFor="lp-amount" className="v-launchpad-label">
               {t('launchpad.amount')} ({p.pay_currency})
             </label>
-            <div className="v-lp-amount">
+            <div className="v-launchpad-amount">
               <Input
                 id="lp-amount"
                 inputMode="decimal"
@@ -80,12 +80,12 @@ export default function PurchasePage() {
                 onChange={(v) => setAmount(cleanAmountInput(v, p.pay_decimals))}
               />
             </div>
-            <p className="v-lp-hint">
+            <p className="v-launchpad-hint">
               {t('launchpad.available')}:{' '}
               {available === null ? '—' : `${formatAmount(available, p.pay_decimals)} ${p.pay_currency}`}
             </p>
             {error && (
-              <p role="alert" className="v-lp-error">
+              <p role="alert" className="v-launchpad-error">
                 {error}
               </p>
             )}
