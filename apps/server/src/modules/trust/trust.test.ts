@@ -1,6 +1,6 @@
 import type { TrustConfig, TrustProductInfo, TrustReport } from '@verdant/api';
 import { DAY_MS } from '@verdant/engine';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { verifyLedger } from '../../ledger/verify.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
 import { age, buy, trustBalance, trustOrders, trustUser } from './test-helpers.ts';
@@ -141,6 +141,21 @@ describe('daily interest', () => {
     expect(r.body.data).toEqual({
       currencies: [{ currency: 'USDT', hosted: '10000', income: '320' }],
       orders: { hosting: 1, completed: 0, redeemed: 0 },
+    });
+    expect(await clean()).toEqual([]);
+  });
+});
+
+describe('the accrual job', () => {
+  it('runs as a singleton job and, once started, pays what fell due while it was stopped', async () => {
+    const u = await trustUser(h, '1000');
+    const order = (await buy(h, u.token, { amount: '1000' })).body.data;
+    await age(h.app, order.id, 4);
+    expect(h.app.ctx.jobs.runs('trust-accrual')).toBe(false);
+    h.app.trust.start();
+    expect(h.app.ctx.jobs.runs('trust-accrual')).toBe(true);
+    await vi.waitFor(async () => expect((await trustBalance(h.app, u.user.id)).available).toBe('16'), {
+      timeout: 10_000,
     });
     expect(await clean()).toEqual([]);
   });
