@@ -38,7 +38,10 @@ import { OrderList } from './components/OrderList';
 import { RecentTrades } from './components/RecentTrades';
 import { TickerSummary } from './components/TickerSummary';
 import { useToggleFavourite } from './favourites';
-import './market.css';
+import './components/candle-chart.css';
+import './components/order-list.css';
+import './components/tabs-row.css';
+import './kline.css';
 
 // klinecharts is only downloaded by this page, and only once it renders the chart
 const CandleChart = lazy(() => import('./components/CandleChart'));

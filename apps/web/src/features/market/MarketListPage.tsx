@@ -19,7 +19,7 @@ import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
 import { FavouriteStar } from './components/FavouriteStar';
 import { useToggleFavourite } from './favourites';
-import './market.css';
+import './market-list.css';
 
 type View = 'all' | 'favourites';
 

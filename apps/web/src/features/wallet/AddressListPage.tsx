@@ -8,6 +8,8 @@ import { QueryView } from '../../shared/ui/QueryView';
 import { addressesQuery } from './api';
 import { CoinBadge } from './components/CoinRow';
 import './wallet.css';
+import './components/coin-row.css';
+import './components/records.css';
 
 /** pages/user/address/index: the user's withdrawal address book. */
 export default function AddressListPage() {

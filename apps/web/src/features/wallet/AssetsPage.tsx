@@ -21,6 +21,7 @@ import { USDT_ID, walletKeys, walletListQuery } from './api';
 import { CoinRow } from './components/CoinRow';
 import { isAccountType, useCurrencies, useStoredFlag } from './components/hooks';
 import './wallet.css';
+import './assets.css';
 
 /** Coins worth less than this many USDT are "small" (spec §2: hide small coins). */
 export const SMALL_COIN_USDT = '1';

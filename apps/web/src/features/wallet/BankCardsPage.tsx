@@ -7,6 +7,7 @@ import { href, paths } from '../../shared/paths';
 import { QueryView } from '../../shared/ui/QueryView';
 import { bankCardsQuery, deleteBankCard, walletKeys } from './api';
 import './wallet.css';
+import './bank-cards.css';
 
 /** pages/bankbind/index: the user's bound bank cards. */
 export default function BankCardsPage() {

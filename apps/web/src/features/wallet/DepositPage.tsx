@@ -14,6 +14,7 @@ import { copyWithToast } from './components/CopyValue';
 import { idParam, useCurrencies } from './components/hooks';
 import { QrCode } from './components/QrCode';
 import './wallet.css';
+import './deposit.css';
 import { RecordsAction } from './components/RecordsAction';
 
 function DepositTarget({ cur, chain }: { cur: CurrencyInfo; chain: string }) {

@@ -14,6 +14,7 @@ import { useCurrencies } from './components/hooks';
 import { PagedList } from './components/PagedList';
 import { StatusTag } from './components/StatusTag';
 import './wallet.css';
+import './components/records.css';
 
 const TABS = ['deposit', 'withdraw', 'flows'] as const;
 type Tab = (typeof TABS)[number];

@@ -15,6 +15,10 @@ import { FlowRow } from './components/FlowRow';
 import { idParam, isAccountType, useCurrencies } from './components/hooks';
 import { PagedList } from './components/PagedList';
 import './wallet.css';
+import './assets.css';
+import './components/coin-row.css';
+import './components/records.css';
+import './trade-account.css';
 
 /** One coin of one account: balance, actions and its changes from the ledger. */
 function CoinDetail({ type, currencyId }: { type: WalletAccountType; currencyId: number }) {

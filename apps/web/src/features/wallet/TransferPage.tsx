@@ -15,6 +15,8 @@ import { transfer, USDT_ID, walletKeys, walletListQuery } from './api';
 import { AmountInput } from './components/AmountInput';
 import { idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
 import './wallet.css';
+import './components/fields.css';
+import './transfer.css';
 import { RecordsAction } from './components/RecordsAction';
 
 type Sheet = 'from' | 'to' | 'coin' | null;

@@ -9,6 +9,7 @@ import { transfersQuery, walletKeys } from './api';
 import { useCurrencies } from './components/hooks';
 import { PagedList } from './components/PagedList';
 import './wallet.css';
+import './components/records.css';
 
 function Row({ r, decimals }: { r: TransferRecord; decimals: number }) {
   const { t } = useTranslation();

@@ -11,6 +11,8 @@ import { BANK_ID, depositAddressQuery } from './api';
 import { BankDetails } from './components/BankDetails';
 import { useCurrencies } from './components/hooks';
 import './wallet.css';
+import './deposit.css';
+import './vip.css';
 
 /**
  * The VIP deposit channel (Home's "VIP deposit channel"): large deposits by bank transfer to the

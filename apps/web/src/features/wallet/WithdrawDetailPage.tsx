@@ -11,6 +11,7 @@ import { idParam, useCurrencies } from './components/hooks';
 import { InfoRows } from './components/InfoRows';
 import { StatusTag } from './components/StatusTag';
 import './wallet.css';
+import './withdraw-detail.css';
 
 /** pages/assets/withdraw/detail?id=: one withdrawal, its state and, once paid, its reference. */
 export default function WithdrawDetailPage() {

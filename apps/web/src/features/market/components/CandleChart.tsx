@@ -21,6 +21,7 @@ import { useLive } from '../../../shared/live';
 import type { Theme } from '../../../shared/theme';
 import { fetchCandles } from '../api';
 import type { MainIndicator, SubIndicator } from './chart-options';
+import './candle-chart.css';
 
 const SUB_PANE = 'v_sub_pane';
 

@@ -1,6 +1,7 @@
 import type { Depth, DepthLevel, MarketTicker } from '@verdant/api';
 import { useTranslation } from 'react-i18next';
 import { compareDecimalStrings, formatDecimal } from '../../../shared/markets';
+import './depth-book.css';
 
 const ROWS = 10;
 

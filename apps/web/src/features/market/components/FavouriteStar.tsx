@@ -1,5 +1,6 @@
 import { StarFill, StarOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import './favourite-star.css';
 
 export function FavouriteStar({ on, name, onToggle }: { on: boolean; name: string; onToggle: () => void }) {
   const { t } = useTranslation();

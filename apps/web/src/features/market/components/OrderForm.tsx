@@ -18,6 +18,7 @@ import {
   sellQuantity,
   stepDecimals,
 } from '../trade-math';
+import './order-form.css';
 
 const SHORTCUTS = [25, 50, 75, 100] as const;
 

@@ -8,6 +8,8 @@ import { formatDecimal } from '../../../shared/markets';
 import { showToast } from '../../../shared/toast';
 import { QueryView } from '../../../shared/ui/QueryView';
 import { cancelOrder, type OrderView, ordersQuery, tradeKeys } from '../api';
+import './order-list.css';
+import './tabs-row.css';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** An ISO time as "01-31 14:05:09" in the device's time zone: the year is left out to keep the card short. */

@@ -1,6 +1,7 @@
 import type { MarketTicker, PublicTrade } from '@verdant/api';
 import { useTranslation } from 'react-i18next';
 import { formatDecimal } from '../../../shared/markets';
+import './recent-trades.css';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 function clock(ms: number): string {

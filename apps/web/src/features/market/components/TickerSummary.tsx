@@ -1,6 +1,7 @@
 import type { MarketTicker } from '@verdant/api';
 import { useTranslation } from 'react-i18next';
 import { formatChange, formatCompact, formatDecimal, trendOf } from '../../../shared/markets';
+import './ticker-summary.css';
 
 /** Last price, 24 h change, high, low and volume of one market. */
 export function TickerSummary({ market }: { market: MarketTicker }) {

@@ -1,6 +1,7 @@
 import { Input } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { cleanAmountInput } from '../../../shared/money';
+import './amount-input.css';
 
 interface Props {
   value?: string;

@@ -3,6 +3,7 @@ import { NoticeBar } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { CopyValue } from './CopyValue';
 import { InfoRows } from './InfoRows';
+import '../wallet.css';
 
 /** The platform's bank account a bank deposit is sent to (spec §2: bank details shown). */
 export function BankDetails({ bank }: { bank: Details }) {

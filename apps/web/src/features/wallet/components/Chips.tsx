@@ -1,3 +1,5 @@
+import './chips.css';
+
 interface Option<V extends string | number> {
   value: V;
   label: string;

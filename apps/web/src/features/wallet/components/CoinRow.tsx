@@ -2,6 +2,7 @@ import type { CurrencyBalance } from '@verdant/api';
 import { RightOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { formatAmount, HIDDEN_AMOUNT, NO_VALUE } from '../../../shared/money';
+import './coin-row.css';
 
 interface Props {
   coin: CurrencyBalance;

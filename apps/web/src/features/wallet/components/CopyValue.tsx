@@ -2,6 +2,8 @@ import { Toast } from 'antd-mobile';
 import { FileOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { copyText } from '../../../shared/clipboard';
+import '../wallet.css';
+import './copy-value.css';
 
 /** Copies and says so; spec §8: "Copy failed, please copy manually" when the browser refuses. */
 export async function copyWithToast(value: string, t: (k: 'common.copied' | 'common.copyFailed') => string) {

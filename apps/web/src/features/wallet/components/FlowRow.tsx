@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type en from '../../../locales/en.json';
 import { formatTime } from '../../../shared/datetime';
 import { formatAmount, isZero, NO_VALUE } from '../../../shared/money';
+import './records.css';
 
 type ReasonKey = `wallet.reason.${keyof typeof en.wallet.reason}`;
 

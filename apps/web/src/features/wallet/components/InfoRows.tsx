@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import './info-rows.css';
 
 export interface InfoRow {
   label: string;

@@ -3,6 +3,8 @@ import { InfiniteScroll } from 'antd-mobile';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { QueryView } from '../../../shared/ui/QueryView';
+import '../wallet.css';
+import './records.css';
 
 interface Page<T> {
   list: T[];

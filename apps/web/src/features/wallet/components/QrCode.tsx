@@ -1,4 +1,5 @@
 import { lazy, Suspense } from 'react';
+import './qr-code.css';
 
 // The QR library is fetched only when a code is on screen, after the page itself has shown.
 const QRCodeSVG = lazy(() => import('qrcode.react').then((m) => ({ default: m.QRCodeSVG })));

@@ -1,5 +1,6 @@
 import type { MoneyRequestDisplay } from '@verdant/api';
 import { Tag } from 'antd-mobile';
+import './records.css';
 
 const COLOR: Record<MoneyRequestDisplay, 'success' | 'danger' | 'warning'> = {
   passed: 'success',

@@ -17,6 +17,9 @@ import { AmountInput } from './AmountInput';
 import { useOnce } from './hooks';
 import { InfoRows } from './InfoRows';
 import { promptDestination, promptFundPassword, promptVerification } from './prompts';
+import '../wallet.css';
+import './amount-input.css';
+import './fields.css';
 
 interface Props {
   cur: CurrencyInfo;
