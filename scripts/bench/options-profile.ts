@@ -57,10 +57,10 @@ try {
   await seedOptionOrders(db, users, 10_000, base, base + 30_000, 1);
   await optionTick(db, '67000.01', base + 31_000);
   const log: { sql: string; ms: number }[] = [];
-  const settler = new OptionSettler(timed(db, log), {
-    onSettled: () => {},
-    onError: (e) => console.error(e),
-  });
+  // BATCH=n: orders per transaction (the job's default otherwise)
+  const batch = process.env.BATCH ? Number(process.env.BATCH) : undefined;
+  const hooks = { onSettled: () => {}, onError: (e: unknown) => console.error(e) };
+  const settler = new OptionSettler(timed(db, log), hooks, batch);
   // PROFILE=<file>: a CPU profile of the pass alone (open it in Chrome's DevTools)
   const session = process.env.PROFILE ? new Session() : null;
   const post = (method: string, params?: object) =>
