@@ -23,10 +23,11 @@ import type { Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/values.ts';
 import { createSession, revokeAllSessions, revokeSession, type SessionUser } from '../../http/auth.ts';
 import { AppError, invalid } from '../../http/errors.ts';
-import { codeChannel, codeTarget, FUND_PASSWORD_RE, parseFundPassword } from '../../http/parse.ts';
+import { codeChannel, codeTarget, parseFundPassword } from '../../http/parse.ts';
 import { hashPassword, verifyPassword, verifyPasswordOrDummy } from '../../http/passwords.ts';
 import { type Channel, type CodeTarget, codesService } from '../codes/service.ts';
 import { parseEmail, parsePhone } from './contacts.ts';
+import { checkFundPassword, oneAtATime } from './fund-password.ts';
 import { accountOf } from './users.ts';
 
 interface UserRow {
@@ -107,41 +108,6 @@ function toCenter(u: UserRow): UserCenter {
   };
 }
 
-function fundLocked(seconds: number, field: string): AppError {
-  return new AppError(
-    'FUND_PASSWORD_LOCKED',
-    'fund.locked',
-    { minutes: Math.max(1, Math.ceil(seconds / 60)) },
-    field,
-  );
-}
-
-/**
- * Fund-password checks of one user run one at a time in this process. The count is already
- * taken atomically in the database, which caps guesses even across processes; without this
- * queue, parallel requests with the right password (several withdrawals at once) could meet
- * the lock that a fifth attempt sets before its comparison has cleared it.
- */
-const fundQueues = new WeakMap<object, Map<number, Promise<void>>>();
-async function oneAtATime<T>(scope: object, userId: number, fn: () => Promise<T>): Promise<T> {
-  let queues = fundQueues.get(scope);
-  if (!queues) {
-    queues = new Map();
-    fundQueues.set(scope, queues);
-  }
-  const run = (queues.get(userId) ?? Promise.resolve()).then(fn);
-  const tail = run.then(
-    () => {},
-    () => {},
-  );
-  queues.set(userId, tail);
-  try {
-    return await run;
-  } finally {
-    if (queues.get(userId) === tail) queues.delete(userId);
-  }
-}
-
 /** Invite codes: 8 characters without look-alikes (0/O, 1/I/L). */
 const INVITE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
 function newInviteCode(): string {
@@ -152,6 +118,10 @@ function newInviteCode(): string {
 export function userService(ctx: AppContext) {
   const { db, config } = ctx;
   const codes = codesService(ctx);
+  const fundLimits = {
+    maxFailures: config.fundPasswordMaxFailures,
+    lockMinutes: config.fundPasswordLockMinutes,
+  };
 
   async function byId(q: Queryable, id: number, lock = false): Promise<UserRow> {
     const [u] = await q.query<UserRow>(
@@ -186,45 +156,6 @@ export function userService(ctx: AppContext) {
     throw channel === 'email'
       ? invalid('validation.emailRequired', 'email')
       : invalid('validation.mobileRequired', 'mobile');
-  }
-
-  /** One fund-password check: see `verifyFundPassword`. */
-  async function checkFundPassword(userId: number, input: string | undefined, field: string): Promise<void> {
-    if (!input) {
-      const user = await byId(db, userId);
-      if (!user.fund_password_hash) throw new AppError('FUND_PASSWORD_UNSET', 'fund.unset', {}, field);
-      if (user.fund_locked_seconds !== null) throw fundLocked(user.fund_locked_seconds, field);
-      throw invalid('validation.fundPasswordRequired', field);
-    }
-    // a lock that has run out starts a fresh count; the attempt that reaches the maximum sets it
-    const [taken] = await db.query<{ hash: string; failures: number }>(
-      `UPDATE users SET
-          fund_password_failures = CASE WHEN fund_password_locked_until IS NULL
-                                        THEN fund_password_failures + 1 ELSE 1 END,
-          fund_password_locked_until =
-            CASE WHEN (CASE WHEN fund_password_locked_until IS NULL
-                            THEN fund_password_failures + 1 ELSE 1 END) >= $2
-                 THEN now() + make_interval(mins => $3) END
-        WHERE id = $1 AND fund_password_hash IS NOT NULL
-          AND (fund_password_locked_until IS NULL OR fund_password_locked_until <= now())
-        RETURNING fund_password_hash AS hash, fund_password_failures AS failures`,
-      [userId, config.fundPasswordMaxFailures, config.fundPasswordLockMinutes],
-    );
-    if (!taken) {
-      const user = await byId(db, userId);
-      if (!user.fund_password_hash) throw new AppError('FUND_PASSWORD_UNSET', 'fund.unset', {}, field);
-      throw fundLocked(user.fund_locked_seconds ?? 0, field);
-    }
-    if (FUND_PASSWORD_RE.test(input) && (await verifyPassword(taken.hash, input))) {
-      await db.query(
-        'UPDATE users SET fund_password_failures = 0, fund_password_locked_until = NULL WHERE id = $1',
-        [userId],
-      );
-      return;
-    }
-    const left = config.fundPasswordMaxFailures - taken.failures;
-    if (left <= 0) throw fundLocked(config.fundPasswordLockMinutes * 60, field);
-    throw new AppError('FUND_PASSWORD_WRONG', 'fund.wrong', { left }, field);
   }
 
   return {
@@ -411,7 +342,9 @@ export function userService(ctx: AppContext) {
       input: string | undefined,
       field = 'fund_password',
     ): Promise<void> {
-      return oneAtATime(db, userId, () => checkFundPassword(userId, input, field));
+      return oneAtATime(db, userId, () =>
+        checkFundPassword(db, fundLimits, userId, input, field, (id) => byId(db, id)),
+      );
     },
 
     async hasFundPassword(userId: number): Promise<boolean> {
