@@ -1,6 +1,5 @@
 import { type QueryClient, queryOptions, useQueryClient } from '@tanstack/react-query';
-import type { MarketEvents, MarketStreams, MarketTicker } from '@verdant/api';
-import { Paths } from '@verdant/api';
+import { MarketEvents, MarketStreams, type MarketTicker, Paths } from '@verdant/api';
 import { api } from './api';
 import { useLive } from './live';
 import { getSession } from './session';
@@ -38,12 +37,6 @@ export function mergeTickers(queryClient: QueryClient, fresh: readonly MarketTic
   );
 }
 
-// The socket names of the contract, as literals checked against it: importing the values would
-// bring the contract's schema library (TypeBox) into the first load.
-const TICKERS: (typeof MarketStreams)['tickers'] & (typeof MarketEvents)['tickers'] = 'tickers';
-const TICKER_EVENT: (typeof MarketEvents)['ticker'] = 'ticker';
-const tickerStream = (symbol: string): `ticker:${string}` => `ticker:${symbol}`;
-
 function isTicker(v: unknown): v is MarketTicker {
   return Boolean(v && typeof v === 'object' && 'symbol' in v && 'last' in v);
 }
@@ -52,15 +45,15 @@ function isTicker(v: unknown): v is MarketTicker {
 export function useLiveTickers(symbol?: string, enabled = true): void {
   const queryClient = useQueryClient();
   useLive(
-    [symbol ? tickerStream(symbol) : TICKERS],
+    [symbol ? MarketStreams.ticker(symbol) : MarketStreams.tickers],
     symbol
       ? {
-          [TICKER_EVENT]: (p) => {
+          [MarketEvents.ticker]: (p) => {
             if (isTicker(p) && p.symbol === symbol) mergeTickers(queryClient, [p]);
           },
         }
       : {
-          [TICKERS]: (p) => {
+          [MarketEvents.tickers]: (p) => {
             if (Array.isArray(p)) mergeTickers(queryClient, p.filter(isTicker));
           },
         },

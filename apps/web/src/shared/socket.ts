@@ -1,4 +1,4 @@
-import type { MarketEvents } from '@verdant/api';
+import { MarketEvents } from '@verdant/api';
 import i18next from 'i18next';
 import { io, type Socket } from 'socket.io-client';
 import { REQUEST_TIMEOUT_MS } from './api';
@@ -64,12 +64,9 @@ export function closeSocket(): void {
 
 /** How many parts of the app show each stream; a stream is joined while its count is above 0. */
 const streams = new Map<string, number>();
-// literals checked against the contract (its values would bring TypeBox along)
-const SUB: (typeof MarketEvents)['sub'] = 'sub';
-const UNSUB: (typeof MarketEvents)['unsub'] = 'unsub';
 
 function resubscribeAll(): void {
-  if (socket && streams.size > 0) socket.emit(SUB, [...streams.keys()]);
+  if (socket && streams.size > 0) socket.emit(MarketEvents.sub, [...streams.keys()]);
 }
 
 /**
@@ -84,7 +81,7 @@ export function subscribeStreams(list: readonly string[]): () => void {
     streams.set(name, n + 1);
     return n === 0;
   });
-  if (added.length > 0 && s.connected) s.emit(SUB, added);
+  if (added.length > 0 && s.connected) s.emit(MarketEvents.sub, added);
   let done = false;
   return () => {
     if (done) return;
@@ -95,7 +92,7 @@ export function subscribeStreams(list: readonly string[]): () => void {
       else streams.set(name, n);
       return n <= 0;
     });
-    if (removed.length > 0 && socket?.connected) socket.emit(UNSUB, removed);
+    if (removed.length > 0 && socket?.connected) socket.emit(MarketEvents.unsub, removed);
   };
 }
 

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { VerificationState } from '@verdant/api';
+import { NICKNAME_MAX, NICKNAME_MIN, type VerificationState } from '@verdant/api';
 import { Button, Dialog, Input, List, Tag, Toast } from 'antd-mobile';
 import { FileOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -72,7 +72,8 @@ export default function AccountPage() {
         const saveNickname = async () => {
           const value = nickname.trim();
           if (!value) return setNicknameError(t('validation.nicknameRequired'));
-          if (value.length < 2 || value.length > 20) return setNicknameError(t('validation.nicknameLength'));
+          if ([...value].length < NICKNAME_MIN || [...value].length > NICKNAME_MAX)
+            return setNicknameError(t('validation.nicknameLength'));
           await rename.mutateAsync(value).catch(() => {}); // a refusal was shown by the client
         };
 
@@ -156,7 +157,7 @@ export default function AccountPage() {
                       setNickname(v);
                       setNicknameError(null);
                     }}
-                    maxLength={20}
+                    maxLength={NICKNAME_MAX}
                     placeholder={t('account.nicknamePlaceholder')}
                     aria-label={t('account.nickname')}
                     clearable

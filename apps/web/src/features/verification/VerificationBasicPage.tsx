@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import type { RealNameBody } from '@verdant/api';
+import { ID_ADDRESS_MAX, ID_NAME_MAX, ID_NUMBER_MAX, type RealNameBody } from '@verdant/api';
 import { Button, Form, Input } from 'antd-mobile';
 import { DownOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -139,7 +139,12 @@ export default function VerificationBasicPage() {
                 label={t('kyc.name')}
                 rules={[{ required: true, whitespace: true, message: t('kyc.nameRequired') }]}
               >
-                <Input placeholder={t('kyc.namePlaceholder')} maxLength={100} autoComplete="name" clearable />
+                <Input
+                  placeholder={t('kyc.namePlaceholder')}
+                  maxLength={ID_NAME_MAX}
+                  autoComplete="name"
+                  clearable
+                />
               </Form.Item>
               <Form.Item
                 name="id_number"
@@ -148,7 +153,7 @@ export default function VerificationBasicPage() {
               >
                 <Input
                   placeholder={t('kyc.idNumberPlaceholder')}
-                  maxLength={30}
+                  maxLength={ID_NUMBER_MAX}
                   autoComplete="off"
                   clearable
                 />
@@ -156,7 +161,7 @@ export default function VerificationBasicPage() {
               <Form.Item name="address" label={`${t('kyc.address')} (${t('bank.optional')})`}>
                 <Input
                   placeholder={t('kyc.addressPlaceholder')}
-                  maxLength={200}
+                  maxLength={ID_ADDRESS_MAX}
                   autoComplete="street-address"
                   clearable
                 />

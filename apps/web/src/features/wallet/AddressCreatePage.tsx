@@ -1,5 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type AddWithdrawAddressBody, ErrorCode } from '@verdant/api';
+import {
+  type AddWithdrawAddressBody,
+  CURRENCY_IDS,
+  ErrorCode,
+  WITHDRAW_ADDRESS_REMARK_MAX,
+} from '@verdant/api';
 import { Form, Input, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,7 +19,7 @@ import { EmptyState } from '../../shared/ui/EmptyState';
 import { FundPasscode } from '../../shared/ui/FundPasscode';
 import { allOf, QueryView } from '../../shared/ui/QueryView';
 import type { CodeTarget } from '../../shared/verification-code';
-import { addWithdrawAddress, USDT_ID, walletKeys } from './api';
+import { addWithdrawAddress, walletKeys } from './api';
 import { Chips } from './components/Chips';
 import { idParam, useCurrencies } from './components/hooks';
 import { promptFundPassword } from './components/prompts';
@@ -41,7 +46,7 @@ export default function AddressCreatePage() {
   const currencies = useCurrencies();
   const center = useQuery(userCenterQuery());
   const [form] = Form.useForm<Values>();
-  const [currencyId, setCurrencyId] = useState(idParam(params.get('currency_id'), USDT_ID));
+  const [currencyId, setCurrencyId] = useState(idParam(params.get('currency_id'), CURRENCY_IDS.USDT));
   const [chainChoice, setChain] = useState<string | null>(null);
 
   const mutation = useMutation({
@@ -145,7 +150,11 @@ export default function AddressCreatePage() {
                 />
               </Form.Item>
               <Form.Item name="remark" label={t('address.remark')}>
-                <Input placeholder={t('address.remarkPlaceholder')} maxLength={50} clearable />
+                <Input
+                  placeholder={t('address.remarkPlaceholder')}
+                  maxLength={WITHDRAW_ADDRESS_REMARK_MAX}
+                  clearable
+                />
               </Form.Item>
               <Form.Item
                 name="fund_password"

@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { WALLET_ACCOUNT_TYPES, type WalletAccount, type WalletAccountType } from '@verdant/api';
+import { CURRENCY_IDS, WALLET_ACCOUNT_TYPES, type WalletAccount, type WalletAccountType } from '@verdant/api';
 import { Switch, Tabs } from 'antd-mobile';
 import {
   BillOutline,
@@ -17,7 +17,7 @@ import { href, paths } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
-import { USDT_ID, walletKeys, walletListQuery } from './api';
+import { walletKeys, walletListQuery } from './api';
 import { CoinRow } from './components/CoinRow';
 import { isAccountType, useCurrencies, useStoredFlag } from './components/hooks';
 import './wallet.css';
@@ -43,7 +43,7 @@ export default function AssetsPage() {
   const [hideSmall, setHideSmall] = useStoredFlag('assets.hideSmallCoins');
   const rawType = params.get('type');
   const type: WalletAccountType = isAccountType(rawType) ? rawType : 'spot';
-  const usdtDecimals = byId(USDT_ID)?.decimals ?? 6;
+  const usdtDecimals = byId(CURRENCY_IDS.USDT)?.decimals ?? 6;
 
   const refresh = () => queryClient.invalidateQueries({ queryKey: walletKeys.all });
   const show = (v: string | null, decimals: number) => (hidden ? HIDDEN_AMOUNT : formatAmount(v, decimals));

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { CURRENCY_IDS } from '@verdant/api';
 import { Form, Toast } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -8,7 +9,7 @@ import { href } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { PictureUploader } from '../../shared/ui/PictureUploader';
 import { QueryView } from '../../shared/ui/QueryView';
-import { depositAddressQuery, requestDeposit, USDT_ID, walletKeys } from './api';
+import { depositAddressQuery, requestDeposit, walletKeys } from './api';
 import { AmountInput } from './components/AmountInput';
 import { BankDetails } from './components/BankDetails';
 import { idParam, useCurrencies } from './components/hooks';
@@ -30,7 +31,7 @@ export default function ChargePage() {
   const [params] = useSearchParams();
   const currencies = useCurrencies();
   const [form] = Form.useForm<Values>();
-  const cur = currencies.byId(idParam(params.get('currency_id'), USDT_ID));
+  const cur = currencies.byId(idParam(params.get('currency_id'), CURRENCY_IDS.USDT));
   // a bank deposit shows where to send the money again, beside the voucher it asks for
   const bank = useQuery({ ...depositAddressQuery(cur?.id ?? 0, ''), enabled: Boolean(cur?.is_fiat) });
 

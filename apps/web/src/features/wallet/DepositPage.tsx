@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { CurrencyInfo } from '@verdant/api';
+import { CURRENCY_IDS } from '@verdant/api';
 import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -7,7 +8,7 @@ import { formatAmount } from '../../shared/money';
 import { href } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { QueryView } from '../../shared/ui/QueryView';
-import { depositAddressQuery, USDT_ID } from './api';
+import { depositAddressQuery } from './api';
 import { BankDetails } from './components/BankDetails';
 import { Chips } from './components/Chips';
 import { copyWithToast } from './components/CopyValue';
@@ -100,7 +101,7 @@ export default function DepositPage() {
         const options = list.filter((c) => c.can_deposit);
         if (options.length === 0) return <EmptyState text={t('common.noData')} />;
 
-        const wanted = idParam(params.get('currency_id'), USDT_ID);
+        const wanted = idParam(params.get('currency_id'), CURRENCY_IDS.USDT);
         const cur = options.find((c) => c.id === wanted) ?? options[0];
         if (!cur) return <EmptyState text={t('common.noData')} />;
         const wantedChain = params.get('chain') ?? '';

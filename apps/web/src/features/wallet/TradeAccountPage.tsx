@@ -1,5 +1,5 @@
 import { useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
-import { WALLET_ACCOUNT_TYPES, type WalletAccountType } from '@verdant/api';
+import { CURRENCY_IDS, WALLET_ACCOUNT_TYPES, type WalletAccountType } from '@verdant/api';
 import { Button, Segmented } from 'antd-mobile';
 import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -9,7 +9,7 @@ import { href } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
-import { flowsQuery, USDT_ID, walletDetailQuery, walletKeys, walletListQuery } from './api';
+import { flowsQuery, walletDetailQuery, walletKeys, walletListQuery } from './api';
 import { CoinBadge, CoinRow } from './components/CoinRow';
 import { FlowRow } from './components/FlowRow';
 import { idParam, isAccountType, useCurrencies } from './components/hooks';
@@ -27,7 +27,7 @@ function CoinDetail({ type, currencyId }: { type: WalletAccountType; currencyId:
   const detail = useQuery(walletDetailQuery(type, currencyId));
   const flows = useInfiniteQuery(flowsQuery(type, currencyId));
   const { byId } = useCurrencies();
-  const usdtDecimals = byId(USDT_ID)?.decimals ?? 6;
+  const usdtDecimals = byId(CURRENCY_IDS.USDT)?.decimals ?? 6;
 
   return (
     <QueryView query={detail}>
@@ -116,7 +116,7 @@ function AccountCoins({ type }: { type: WalletAccountType }) {
   const navigate = useNavigate();
   const list = useQuery(walletListQuery());
   const { byId } = useCurrencies();
-  const usdtDecimals = byId(USDT_ID)?.decimals ?? 6;
+  const usdtDecimals = byId(CURRENCY_IDS.USDT)?.decimals ?? 6;
   return (
     <QueryView query={list}>
       {(wallet) => {

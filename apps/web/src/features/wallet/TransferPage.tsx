@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ErrorCode, WALLET_ACCOUNT_TYPES, type WalletAccountType } from '@verdant/api';
+import { CURRENCY_IDS, ErrorCode, WALLET_ACCOUNT_TYPES, type WalletAccountType } from '@verdant/api';
 import { Button, Dialog, Toast } from 'antd-mobile';
 import { DownOutline, LoopOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -11,7 +11,7 @@ import { paths } from '../../shared/paths';
 import { ErrorState } from '../../shared/ui/ErrorState';
 import { OptionSheet } from '../../shared/ui/OptionSheet';
 import { allOf, QueryView } from '../../shared/ui/QueryView';
-import { transfer, USDT_ID, walletKeys, walletListQuery } from './api';
+import { transfer, walletKeys, walletListQuery } from './api';
 import { AmountInput } from './components/AmountInput';
 import { idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
 import './wallet.css';
@@ -37,7 +37,7 @@ export default function TransferPage() {
     return from === 'contract' ? 'spot' : 'contract';
   });
   const [currencyId, setCurrencyId] = useState<number>(
-    idParam(params.get('currency_id'), USDT_ID) ?? USDT_ID,
+    idParam(params.get('currency_id'), CURRENCY_IDS.USDT) ?? CURRENCY_IDS.USDT,
   );
   const [amount, setAmount] = useState('');
   const [sheet, setSheet] = useState<Sheet>(null);

@@ -1,4 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { CURRENCY_IDS } from '@verdant/api';
 import { Button } from 'antd-mobile';
 import { MessageOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
@@ -7,7 +8,7 @@ import { openCustomerService } from '../../shared/customer';
 import { formatAmount } from '../../shared/money';
 import { href } from '../../shared/paths';
 import { allOf, QueryView } from '../../shared/ui/QueryView';
-import { BANK_ID, depositAddressQuery } from './api';
+import { depositAddressQuery } from './api';
 import { BankDetails } from './components/BankDetails';
 import { useCurrencies } from './components/hooks';
 import './wallet.css';
@@ -25,7 +26,7 @@ export default function VipDepositPage() {
   const queryClient = useQueryClient();
   const currencies = useCurrencies();
   const fiat =
-    currencies.data?.find((c) => c.id === BANK_ID && c.can_deposit) ??
+    currencies.data?.find((c) => c.id === CURRENCY_IDS.BANK && c.can_deposit) ??
     currencies.data?.find((c) => c.is_fiat && c.can_deposit);
   const bank = useQuery({ ...depositAddressQuery(fiat?.id ?? 0, ''), enabled: Boolean(fiat) });
 

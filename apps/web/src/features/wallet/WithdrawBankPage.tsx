@@ -1,3 +1,4 @@
+import { CURRENCY_IDS } from '@verdant/api';
 import { BankcardOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -5,7 +6,6 @@ import { paths } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { NavBarAction } from '../../shared/ui/NavBarAction';
 import { QueryView } from '../../shared/ui/QueryView';
-import { BANK_ID } from './api';
 import { useCurrencies } from './components/hooks';
 import { WithdrawForm } from './components/WithdrawForm';
 import './wallet.css';
@@ -19,7 +19,7 @@ export default function WithdrawBankPage() {
   return (
     <QueryView query={currencies}>
       {(list) => {
-        const cur = list.find((c) => c.is_fiat && c.can_withdraw) ?? currencies.byId(BANK_ID);
+        const cur = list.find((c) => c.is_fiat && c.can_withdraw) ?? currencies.byId(CURRENCY_IDS.BANK);
         if (!cur?.can_withdraw) return <EmptyState text={t('common.noData')} />;
 
         return (

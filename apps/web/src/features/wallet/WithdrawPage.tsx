@@ -1,9 +1,9 @@
+import { CURRENCY_IDS } from '@verdant/api';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { href } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { QueryView } from '../../shared/ui/QueryView';
-import { USDT_ID } from './api';
 import { Chips } from './components/Chips';
 import { idParam, useCurrencies } from './components/hooks';
 import { WithdrawForm } from './components/WithdrawForm';
@@ -22,7 +22,7 @@ export default function WithdrawPage() {
       {(list) => {
         const coins = list.filter((c) => c.can_withdraw && !c.is_fiat);
         const bank = list.find((c) => c.can_withdraw && c.is_fiat);
-        const wanted = idParam(params.get('currency_id'), USDT_ID);
+        const wanted = idParam(params.get('currency_id'), CURRENCY_IDS.USDT);
         const cur = coins.find((c) => c.id === wanted) ?? coins[0];
 
         return (

@@ -3,7 +3,6 @@ import {
   type AddWithdrawAddressBody,
   type BankCard,
   type BankCardBody,
-  CURRENCY_IDS,
   type CurrencyInfo,
   type DepositAddress,
   type DepositPage,
@@ -30,9 +29,6 @@ import { api, requestFull } from '../../shared/api';
 const form = { loading: false, toastError: false } as const;
 
 export const PAGE_SIZE = 20;
-
-export const USDT_ID = CURRENCY_IDS.USDT;
-export const BANK_ID = CURRENCY_IDS.BANK;
 
 /** Query keys; everything of the signed-in user sits under ['user'] so logout drops it. */
 export const walletKeys = {

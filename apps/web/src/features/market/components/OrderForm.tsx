@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MarketTicker, OrderSide, OrderType } from '@verdant/api';
+import { type MarketTicker, ORDER_SIDES, ORDER_TYPES, type OrderSide, type OrderType } from '@verdant/api';
 import { mulDecimal } from '@verdant/engine';
 import { Button, Dialog, Input } from 'antd-mobile';
 import { useEffect, useState } from 'react';
@@ -142,7 +142,7 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
   return (
     <div className="v-market-order-form">
       <div className="v-market-order-form__sides" role="tablist">
-        {(['buy', 'sell'] as const).map((s) => (
+        {ORDER_SIDES.map((s) => (
           <button
             key={s}
             type="button"
@@ -156,7 +156,7 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
         ))}
       </div>
       <div className="v-market-order-form__types" role="tablist">
-        {(['limit', 'market'] as const).map((k) => (
+        {ORDER_TYPES.map((k) => (
           <button
             key={k}
             type="button"

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type CurrencyInfo, ErrorCode, type WithdrawBody } from '@verdant/api';
+import { type CurrencyInfo, ErrorCode, WITHDRAW_REMARK_MAX, type WithdrawBody } from '@verdant/api';
 import { Button, Dialog, Input, Toast } from 'antd-mobile';
 import { DownOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
@@ -229,7 +229,7 @@ export function WithdrawForm({ cur, kind }: Props) {
                 <Input
                   id="withdraw-remark"
                   className="v-wallet-amount__input"
-                  maxLength={100}
+                  maxLength={WITHDRAW_REMARK_MAX}
                   value={remark}
                   onChange={setRemark}
                   placeholder={t('withdraw.remarkPlaceholder')}
