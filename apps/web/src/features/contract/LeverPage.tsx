@@ -9,8 +9,8 @@ import {
   type ContractTick,
 } from '@verdant/api';
 import { type ContractSpec, checkStops, openCost } from '@verdant/engine';
-import { Button, Dialog, Input, Popup, Selector, Tabs } from 'antd-mobile';
-import { AddOutline, MinusOutline, QuestionCircleOutline } from 'antd-mobile-icons';
+import { Button, Dialog, Input, Selector, Tabs } from 'antd-mobile';
+import { QuestionCircleOutline } from 'antd-mobile-icons';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -31,18 +31,17 @@ import {
   dealQuery,
   lineQuery,
   positionsQuery,
-  setStops,
   submitOrder,
 } from './api';
+import { cleanDecimal as clean, LotsStepper } from './components/LotsStepper';
 import { PositionList } from './components/PositionList';
 import { PriceLine } from './components/PriceLine';
 import { RulesSheet } from './components/RulesSheet';
+import { StopsSheet } from './components/StopsSheet';
 import './contract.css';
 
 const STATUSES: readonly ContractStatus[] = ['holding', 'pending', 'closed', 'cancelled'];
 const MAX_POINTS = 240;
-
-const clean = (raw: string) => raw.replace(/[^0-9.]/g, '');
 
 /** pages/lever/index?symbol=btcusdt: contract trading (spec §2). */
 export default function LeverPage() {
@@ -438,114 +437,6 @@ export default function LeverPage() {
           refresh();
         }}
       />
-    </div>
-  );
-}
-
-/** lever/setstop: both prices, or both empty to remove them. */
-function StopsSheet({
-  position,
-  onClose,
-  onSaved,
-}: {
-  position: ContractPosition | null;
-  onClose: () => void;
-  onSaved: () => void;
-}) {
-  const { t } = useTranslation();
-  const [tp, setTp] = useState('');
-  const [sl, setSl] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [shownFor, setShownFor] = useState<string | null>(null);
-  if (position && shownFor !== position.id) {
-    setShownFor(position.id);
-    setTp(position.take_profit ?? '');
-    setSl(position.stop_loss ?? '');
-    setError(null);
-  }
-  const save = async () => {
-    if (!position) return;
-    try {
-      await setStops(position.id, tp.trim(), sl.trim());
-      showToast(t('contract.stopsSaved'));
-      onSaved();
-    } catch (e) {
-      setError(e instanceof ApiError ? e.message : String(e));
-    }
-  };
-  return (
-    <Popup visible={position !== null} onMaskClick={onClose} bodyClassName="v-contract-stops">
-      <h2>{t('contract.setStops')}</h2>
-      <div className="v-contract-form__row">
-        <span>{t('contract.takeProfit')}</span>
-        <Input
-          inputMode="decimal"
-          value={tp}
-          onChange={(v) => setTp(clean(v))}
-          aria-label={t('contract.takeProfit')}
-        />
-      </div>
-      <div className="v-contract-form__row">
-        <span>{t('contract.stopLoss')}</span>
-        <Input
-          inputMode="decimal"
-          value={sl}
-          onChange={(v) => setSl(clean(v))}
-          aria-label={t('contract.stopLoss')}
-        />
-      </div>
-      {error && (
-        <div className="v-contract-form__error" role="alert">
-          {error}
-        </div>
-      )}
-      <Button block color="primary" onClick={() => void save()} data-testid="save-stops">
-        {t('common.confirm')}
-      </Button>
-    </Popup>
-  );
-}
-
-/** Lots: a whole number from 1 to the per-order maximum, typed or stepped. */
-function LotsStepper({
-  value,
-  max,
-  onChange,
-}: {
-  value: number;
-  max: number;
-  onChange: (n: number) => void;
-}) {
-  const { t } = useTranslation();
-  const clamp = (n: number) => Math.min(max, Math.max(1, Math.floor(n)));
-  return (
-    <div className="v-contract-stepper">
-      <button
-        type="button"
-        aria-label={t('contract.fewerLots')}
-        disabled={value <= 1}
-        onClick={() => onChange(clamp(value - 1))}
-      >
-        <MinusOutline />
-      </button>
-      <input
-        inputMode="numeric"
-        aria-label={t('contract.lotsLabel')}
-        value={String(value)}
-        onChange={(e) => {
-          const digits = e.target.value.replace(/\D/g, '');
-          onChange(clamp(digits === '' ? 1 : Number(digits)));
-        }}
-      />
-      <button
-        type="button"
-        aria-label={t('contract.moreLots')}
-        disabled={value >= max}
-        onClick={() => onChange(clamp(value + 1))}
-        data-testid="more-lots"
-      >
-        <AddOutline />
-      </button>
     </div>
   );
 }
