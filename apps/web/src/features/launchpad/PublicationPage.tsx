@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { LaunchpadEvents, type LaunchpadOrder, type LaunchpadProject } from '@verdant/api';
-import { Button, Tabs, Tag, Toast } from 'antd-mobile';
+import { Button, Tabs, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -21,12 +21,18 @@ type View = (typeof VIEWS)[number];
 export function ProjectCard({ p }: { p: LaunchpadProject }) {
   const { t } = useTranslation();
   return (
-    <Link to={href('publicationDetails', { id: p.id })} className="v-launchpad-card" aria-label={p.name}>
+    <Link to={href('publicationDetails', { id: p.id })} className="v-launchpad-card">
       <header className="v-launchpad-card__head">
         <strong>
           {p.name} ({p.coin})
         </strong>
-        <Tag color={p.state === 'subscribing' ? 'success' : 'default'}>{t(`launchpad.state.${p.state}`)}</Tag>
+        <span
+          className={
+            p.state === 'subscribing' ? 'v-launchpad-state v-launchpad-state--open' : 'v-launchpad-state'
+          }
+        >
+          {t(`launchpad.state.${p.state}`)}
+        </span>
       </header>
       <dl className="v-launchpad-dl">
         <dt>{t('launchpad.issuePrice')}</dt>
@@ -38,7 +44,14 @@ export function ProjectCard({ p }: { p: LaunchpadProject }) {
         <dt>{t('launchpad.closeTime')}</dt>
         <dd>{formatTime(p.ends_at)}</dd>
       </dl>
-      <div className="v-launchpad-progress" role="progressbar" aria-valuenow={Number(percent(p.progress))}>
+      <div
+        className="v-launchpad-progress"
+        role="progressbar"
+        aria-label={t('launchpad.progress')}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={Number(percent(p.progress))}
+      >
         <span style={{ width: `${percent(p.progress)}%` }} />
       </div>
     </Link>

@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import type { TrustProduct } from '@verdant/api';
-import { Button, Tag } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { formatAmount } from '../../shared/money';
@@ -18,7 +18,9 @@ function ProductCard({ p }: { p: TrustProduct }) {
     <article className="v-trust-card" aria-label={p.name}>
       <header className="v-trust-card__head">
         <strong>{p.name}</strong>
-        <Tag color={open ? 'success' : 'default'}>{t(`trust.state.${p.state}`)}</Tag>
+        <span className={open ? 'v-trust-state v-trust-state--open' : 'v-trust-state'}>
+          {t(`trust.state.${p.state}`)}
+        </span>
       </header>
       <div className="v-trust-card__grid">
         <div>
