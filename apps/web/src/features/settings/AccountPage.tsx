@@ -73,7 +73,7 @@ export default function AccountPage() {
           const value = nickname.trim();
           if (!value) return setNicknameError(t('validation.nicknameRequired'));
           if ([...value].length < NICKNAME_MIN || [...value].length > NICKNAME_MAX)
-            return setNicknameError(t('validation.nicknameLength'));
+            return setNicknameError(t('validation.nicknameLength', { min: NICKNAME_MIN, max: NICKNAME_MAX }));
           await rename.mutateAsync(value).catch(() => {}); // a refusal was shown by the client
         };
 
@@ -158,7 +158,7 @@ export default function AccountPage() {
                       setNicknameError(null);
                     }}
                     maxLength={NICKNAME_MAX}
-                    placeholder={t('account.nicknamePlaceholder')}
+                    placeholder={t('account.nicknamePlaceholder', { min: NICKNAME_MIN, max: NICKNAME_MAX })}
                     aria-label={t('account.nickname')}
                     clearable
                   />
