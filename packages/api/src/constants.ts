@@ -67,6 +67,8 @@ export const WITHDRAWALS_PER_DAY = 3;
 /** Bank cards one user may bind; saved withdrawal addresses one user may keep. */
 export const BANK_CARDS_MAX = 10;
 export const WITHDRAW_ADDRESSES_MAX = 50;
+/** A saved withdrawal address's length, in characters. */
+export const WITHDRAW_ADDRESS_LENGTH_MAX = 128;
 /** Remarks, in characters: a saved withdrawal address's name, and a withdrawal's note. */
 export const WITHDRAW_ADDRESS_REMARK_MAX = 50;
 export const WITHDRAW_REMARK_MAX = 100;

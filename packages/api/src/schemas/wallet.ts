@@ -7,6 +7,9 @@ import {
   PAGE_LIMIT_DEFAULT,
   PAGE_LIMIT_MAX,
   WALLET_ACCOUNT_TYPES,
+  WITHDRAW_ADDRESS_LENGTH_MAX,
+  WITHDRAW_ADDRESS_REMARK_MAX,
+  WITHDRAW_REMARK_MAX,
 } from '../constants.ts';
 import { Literals, Str } from './common.ts';
 
@@ -253,8 +256,8 @@ export const WithdrawAddressList = Type.Array(WithdrawAddress);
 export const AddWithdrawAddressBody = Type.Object({
   currency_id: Str('Currency id'),
   chain: Str('Chain type: one of the currency chains'),
-  address: Str('The address, valid for the chain', { maxLength: 128 }),
-  remark: Str('A name for it (optional, up to 50 characters)'),
+  address: Str('The address, valid for the chain', { maxLength: WITHDRAW_ADDRESS_LENGTH_MAX }),
+  remark: Str(`A name for it (optional, up to ${WITHDRAW_ADDRESS_REMARK_MAX} characters)`),
   fund_password: Str('Fund password: 6 digits'),
   code: Str('Verification code sent with type=address'),
   code_type: Str('mobile or email: where the code was sent (default: e-mail when bound)'),
@@ -297,7 +300,7 @@ export const WithdrawBody = Type.Object({
   bank_card_id: Str(`Bank (${CURRENCY_IDS.BANK}): id of a bound bank card (user/cash_info)`),
   amount: Str('Amount to receive; the fee is charged on top', { maxLength: 64 }),
   fund_password: Str('Fund password: 6 digits'),
-  remark: Str('Remark (optional, up to 100 characters)'),
+  remark: Str(`Remark (optional, up to ${WITHDRAW_REMARK_MAX} characters)`),
 });
 export type WithdrawBody = Static<typeof WithdrawBody>;
 

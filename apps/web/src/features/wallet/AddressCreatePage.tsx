@@ -3,6 +3,7 @@ import {
   type AddWithdrawAddressBody,
   CURRENCY_IDS,
   ErrorCode,
+  WITHDRAW_ADDRESS_LENGTH_MAX,
   WITHDRAW_ADDRESS_REMARK_MAX,
 } from '@verdant/api';
 import { Form, Input, Toast } from 'antd-mobile';
@@ -145,7 +146,7 @@ export default function AddressCreatePage() {
                 <Input
                   placeholder={t('address.addressPlaceholder', { symbol: cur.symbol, chain })}
                   autoComplete="off"
-                  maxLength={128}
+                  maxLength={WITHDRAW_ADDRESS_LENGTH_MAX}
                   clearable
                 />
               </Form.Item>
