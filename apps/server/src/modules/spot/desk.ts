@@ -7,13 +7,13 @@ import { AppError, invalid } from '../../http/errors.ts';
 import { LedgerBatch } from '../../ledger/ledger.ts';
 import { userRoom } from '../../realtime/index.ts';
 import type { Market, MarketService, RecordedTrades } from '../market/service.ts';
-import { amountOf, priceOf, qtyOf, toCount } from './grid.ts';
+import { priceOf, qtyOf, toCount } from './grid.ts';
 import {
   newOrder,
   type Order,
   type Outcome,
-  type PlaceInput,
   type PlaceRequest,
+  placeOnBook,
   type Request,
   toApi,
 } from './order.ts';
@@ -375,7 +375,7 @@ export class Desk {
           });
           continue;
         }
-        const reject = this.submit(order, req.input);
+        const reject = placeOnBook(this.book, this.market, order, req.input);
         if (reject !== null) {
           // The engine refused it (a book total would pass its integer range): this order
           // alone fails, its freeze is given back in this same transaction, the batch goes on.
@@ -435,22 +435,6 @@ export class Desk {
     // Every lock this batch takes is held and every write is out: the next may take its turn.
     sent();
     return { recorded, touched: [...s.changed.values()] };
-  }
-
-  /** Hands a new order to the engine; its events wait in the log. A refusal is returned. */
-  private submit(order: Order, p: PlaceInput): string | null {
-    const m = this.market;
-    if (p.type === 'limit') return this.book.placeLimit(order.id, p.userId, p.side, p.ticks, p.lots);
-    if (p.side === 'sell') return this.book.placeMarket(order.id, p.userId, 'sell', p.lots);
-    if (p.lots === 0) return this.book.placeMarketBuyAmount(order.id, p.userId, p.units);
-    // By quantity: what was frozen is what the book cost when the batch began. If orders
-    // ahead in this batch made it dearer, spend the frozen amount instead (fewer lots,
-    // never more money than frozen).
-    const cost = this.book.sweepCost('buy', p.lots, p.userId);
-    const frozenUnits = toCount(order.frozen.toFixed(), amountOf(m, 1).toFixed()) ?? 0;
-    if (BigInt(frozenUnits) >= cost.amount) return this.book.placeMarket(order.id, p.userId, 'buy', p.lots);
-    if (frozenUnits > 0) return this.book.placeMarketBuyAmount(order.id, p.userId, frozenUnits);
-    return this.book.placeMarket(order.id, p.userId, 'buy', p.lots);
   }
 
   /**

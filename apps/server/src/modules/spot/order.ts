@@ -1,6 +1,7 @@
 import type { CancelReason, OrderFill, OrderSide, OrderStatus, OrderType, SpotOrder } from '@verdant/api';
-import { type Dec, dec, truncateDecimal } from '@verdant/engine';
+import { type Dec, dec, type OrderBook, truncateDecimal } from '@verdant/engine';
 import type { Market } from '../market/service.ts';
+import { amountOf, toCount } from './grid.ts';
 
 /** An order as the service holds it while it is open or being changed by a batch. */
 export interface Order {
@@ -109,4 +110,19 @@ export function toApi(o: Order): SpotOrder {
     updated_at: new Date(o.updatedAt).toISOString(),
     fills: o.fills,
   };
+}
+
+/** Hands a new order to the engine; its events wait in the log. A refusal is returned. */
+export function placeOnBook(book: OrderBook, m: Market, order: Order, p: PlaceInput): string | null {
+  if (p.type === 'limit') return book.placeLimit(order.id, p.userId, p.side, p.ticks, p.lots);
+  if (p.side === 'sell') return book.placeMarket(order.id, p.userId, 'sell', p.lots);
+  if (p.lots === 0) return book.placeMarketBuyAmount(order.id, p.userId, p.units);
+  // By quantity: what was frozen is what the book cost when the batch began. If orders
+  // ahead in this batch made it dearer, spend the frozen amount instead (fewer lots,
+  // never more money than frozen).
+  const cost = book.sweepCost('buy', p.lots, p.userId);
+  const frozenUnits = toCount(order.frozen.toFixed(), amountOf(m, 1).toFixed()) ?? 0;
+  if (BigInt(frozenUnits) >= cost.amount) return book.placeMarket(order.id, p.userId, 'buy', p.lots);
+  if (frozenUnits > 0) return book.placeMarketBuyAmount(order.id, p.userId, frozenUnits);
+  return book.placeMarket(order.id, p.userId, 'buy', p.lots);
 }
