@@ -7,21 +7,10 @@
  */
 import { loadavg } from 'node:os';
 import { type Trigger, TriggerIndex } from '@verdant/engine';
+import { mulberry32 } from './shared.ts';
 
 const POSITIONS = 100_000;
 const START = 6_000_000; // 60,000.00 in ticks of 0.01
-
-/** mulberry32: a seeded PRNG, so every run draws the same positions and walk. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function triggersAt(price: number, r: () => number): Trigger[] {
   const long = r() < 0.5;
@@ -42,7 +31,7 @@ function triggersAt(price: number, r: () => number): Trigger[] {
 }
 
 function walk(n: number, seed: number): Int32Array {
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const out = new Int32Array(n);
   let p = START;
   for (let i = 0; i < n; i++) {
@@ -69,7 +58,7 @@ export interface ContractBench {
 export function contractBench(): ContractBench {
   const load = loadavg()[0]!;
   // ours
-  const r = rng(7);
+  const r = mulberry32(7);
   const ix = new TriggerIndex();
   for (let id = 1; id <= POSITIONS; id++) ix.set(id, triggersAt(START, r));
   const ticks = walk(400_000, 11);
@@ -89,7 +78,7 @@ export function contractBench(): ContractBench {
   const cpu = process.cpuUsage(c0);
   const timed = ticks.length - WARM;
   // the peer: every position's three levels in flat arrays, all checked on every tick
-  const r2 = rng(7);
+  const r2 = mulberry32(7);
   const up = new Float64Array(POSITIONS * 3);
   const isUp = new Uint8Array(POSITIONS * 3);
   const fill = (i: number, price: number) => {

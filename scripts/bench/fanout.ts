@@ -21,6 +21,7 @@ import { migrate } from '../../apps/server/src/db/migrate.ts';
 import { freePort, postForm, seedTraders, startServer } from '../../apps/server/src/modules/spot/load.ts';
 import type { ClientsData, ClientsReport } from './fanout-clients.ts';
 import type { PeerStream } from './fanout-peer.ts';
+import { stopServers } from './shared.ts';
 
 const SYMBOL = 'btcusdt';
 /** Stream → the event its messages come as. */
@@ -73,6 +74,19 @@ export interface FanoutOptions {
   ordersPerS?: number;
   /** Extra node flags for the server process (--cpu-prof …). */
   nodeArgs?: string[];
+}
+
+/** The run's settings, the unset ones at their defaults. */
+function withDefaults(opts: FanoutOptions) {
+  return {
+    clients: opts.clients ?? 1000,
+    workers: opts.workers ?? 2,
+    seconds: opts.seconds ?? 10,
+    warmup: opts.warmupSeconds ?? 3,
+    publishMs: opts.publishMs ?? 300,
+    feedMs: opts.feedMs ?? 100,
+    ordersPerS: opts.ordersPerS ?? 20,
+  };
 }
 
 export interface FanoutClusterOptions extends FanoutOptions {
@@ -198,13 +212,7 @@ async function btcQuote(port: number): Promise<{ price: number; tick: number } |
 }
 
 export async function fanoutBench(opts: FanoutOptions = {}): Promise<FanoutResult> {
-  const clients = opts.clients ?? 1000;
-  const workers = opts.workers ?? 2;
-  const seconds = opts.seconds ?? 10;
-  const warmup = opts.warmupSeconds ?? 3;
-  const publishMs = opts.publishMs ?? 300;
-  const feedMs = opts.feedMs ?? 100;
-  const ordersPerS = opts.ordersPerS ?? 20;
+  const { clients, workers, seconds, warmup, publishMs, feedMs, ordersPerS } = withDefaults(opts);
 
   const { verdant, samples, trades } = await runVerdant(opts, null);
 
@@ -260,13 +268,7 @@ async function runVerdant(
   opts: FanoutOptions,
   cluster: FanoutClusterOptions | null,
 ): Promise<{ verdant: FanoutRun; samples: Record<string, unknown>; trades: number }> {
-  const clients = opts.clients ?? 1000;
-  const workers = opts.workers ?? 2;
-  const seconds = opts.seconds ?? 10;
-  const warmup = opts.warmupSeconds ?? 3;
-  const publishMs = opts.publishMs ?? 300;
-  const feedMs = opts.feedMs ?? 100;
-  const ordersPerS = opts.ordersPerS ?? 20;
+  const { clients, workers, seconds, warmup, publishMs, feedMs, ordersPerS } = withDefaults(opts);
   const dataDir = mkdtempSync(join(tmpdir(), 'verdant-fanout-'));
   const schema = cluster ? `fanout_${Date.now().toString(36)}` : undefined;
   const dbOpts = cluster ? { url: cluster.url, schema } : { dataDir };
@@ -347,17 +349,7 @@ async function runVerdant(
     loading = false;
     await load;
     await pool?.close();
-    await Promise.all(
-      servers.map(
-        (server) =>
-          new Promise<void>((r) => {
-            if (server.exitCode !== null) return r();
-            server.once('exit', () => r());
-            server.kill('SIGTERM');
-            setTimeout(() => server.kill('SIGKILL'), 10_000).unref();
-          }),
-      ),
-    );
+    await stopServers(servers);
   }
   const check = await openDb(dbOpts);
   const [row] = await check.query<{ n: number }>('SELECT count(*)::int AS n FROM trades');

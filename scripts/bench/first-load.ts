@@ -7,6 +7,7 @@ import { gzipSync } from 'node:zlib';
 import { transformSync } from 'esbuild';
 import { buildApp } from '../../apps/server/src/app.ts';
 import { loadConfig } from '../../apps/server/src/config.ts';
+import { CHROMIUM_ARGS } from './shared.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 const dist = join(root, 'apps/web/dist');
@@ -92,16 +93,7 @@ export async function firstLoad(): Promise<FirstLoad> {
   ) as typeof import('playwright-core');
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-    ],
+    args: [...CHROMIUM_ARGS],
   });
   const seen = new Set<string>(['/h5/']);
   const files: FirstLoadFile[] = [];

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { openDb } from '../../apps/server/src/db/client.ts';
 import { migrate } from '../../apps/server/src/db/migrate.ts';
 import { freePort, seedTraders, startServer } from '../../apps/server/src/modules/spot/load.ts';
+import { stopServers } from './shared.ts';
 
 export interface HttpOrdersResult {
   db: 'pglite' | 'postgres';
@@ -208,16 +209,7 @@ export async function httpOrdersBench(opts: HttpOrdersOptions): Promise<HttpOrde
 
 /** Stops the servers and counts the trades the run made. */
 async function openDbAfter(servers: ChildProcess[], dbOpts: Parameters<typeof openDb>[0]): Promise<number> {
-  await Promise.all(
-    servers.map(
-      (server) =>
-        new Promise<void>((r) => {
-          if (server.exitCode !== null) return r();
-          server.once('exit', () => r());
-          server.kill('SIGTERM');
-        }),
-    ),
-  );
+  await stopServers(servers);
   const db = await openDb(dbOpts);
   const [row] = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM trades');
   await db.close();

@@ -16,6 +16,7 @@ import { openDb } from '../../apps/server/src/db/client.ts';
 import { migrate } from '../../apps/server/src/db/migrate.ts';
 import { freePort, seedTraders, startServer } from '../../apps/server/src/modules/spot/load.ts';
 import { type ApiCompressionRow, apiCompression } from './api-compression.ts';
+import { CHROMIUM_ARGS } from './shared.ts';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -109,17 +110,7 @@ export async function lighthouseBench(
       executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
       headless: true,
       viewport: null,
-      args: [
-        `--remote-debugging-port=${cdpPort}`,
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
-      ],
+      args: [`--remote-debugging-port=${cdpPort}`, ...CHROMIUM_ARGS],
     });
     const setLogin = async (login: boolean) => {
       // an API address of the same origin: sets storage without loading (and caching) the app

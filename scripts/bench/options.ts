@@ -16,6 +16,7 @@ import { migrate } from '../../apps/server/src/db/migrate.ts';
 import { type Posting, postMany } from '../../apps/server/src/ledger/ledger.ts';
 import { verifyLedger } from '../../apps/server/src/ledger/verify.ts';
 import { OptionSettler, settleBatch } from '../../apps/server/src/modules/option/settlement.ts';
+import { mulberry32 } from './shared.ts';
 
 const USERS = 1_000;
 const ORDERS = 10_000;
@@ -35,18 +36,6 @@ export interface OptionsBench {
   peer10kMs: number | null;
   results: Record<string, number>;
   ledgerClean: boolean;
-}
-
-/** mulberry32: the same draws every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export async function seedOptionUsers(db: Db): Promise<number[]> {
@@ -95,7 +84,7 @@ export async function seedOptionOrders(
 ) {
   await optionTick(db, '67000', boughtAt - 1);
   const [t] = await db.query<{ id: string }>('SELECT max(id)::text AS id FROM index_ticks');
-  const r = rng(seed);
+  const r = mulberry32(seed);
   const cols = {
     user: [] as number[],
     direction: [] as string[],
