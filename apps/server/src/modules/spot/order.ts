@@ -3,9 +3,8 @@ import { type Dec, dec, type OrderBook, truncateDecimal } from '@verdant/engine'
 import type { Market } from '../market/service.ts';
 import { amountOf, toCount } from './grid.ts';
 
-/** An order as the service holds it while it is open or being changed by a batch. */
-export interface Order {
-  id: number;
+/** What the user asked for: the same in a request and in the order it becomes. */
+interface OrderTerms {
   userId: number;
   market: Market;
   side: OrderSide;
@@ -13,6 +12,11 @@ export interface Order {
   price: string | null;
   qty: string | null;
   amount: string | null;
+}
+
+/** An order as the service holds it while it is open or being changed by a batch. */
+export interface Order extends OrderTerms {
+  id: number;
   filledQty: Dec;
   filledAmount: Dec;
   fee: Dec;
@@ -29,14 +33,7 @@ export interface Order {
 }
 
 /** A validated order request: everything the engine needs, in its units. */
-export interface PlaceInput {
-  userId: number;
-  market: Market;
-  side: OrderSide;
-  type: OrderType;
-  price: string | null;
-  qty: string | null;
-  amount: string | null;
+export interface PlaceInput extends OrderTerms {
   ticks: number;
   lots: number;
   /** Quote units of a market buy by amount. */
