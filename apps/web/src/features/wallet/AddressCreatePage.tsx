@@ -21,6 +21,7 @@ import { FundPasscode } from '../../shared/ui/FundPasscode';
 import { allOf, QueryView } from '../../shared/ui/QueryView';
 import type { CodeTarget } from '../../shared/verification-code';
 import { addWithdrawAddress, walletKeys } from './api';
+import { FundPasswordBanner } from './components/Banners';
 import { Chips } from './components/Chips';
 import { idParam, useCurrencies } from './components/hooks';
 import { promptFundPassword } from './components/prompts';
@@ -105,15 +106,7 @@ export default function AddressCreatePage() {
 
         return (
           <div className="v-wallet-page">
-            {!user.has_fund_password && (
-              <button
-                type="button"
-                className="v-wallet-banner v-wallet-banner--warn"
-                onClick={() => void promptFundPassword(t, navigate)}
-              >
-                {t('withdraw.fundPasswordBanner')}
-              </button>
-            )}
+            {!user.has_fund_password && <FundPasswordBanner />}
             <section className="v-wallet-card">
               <Chips
                 legend={t('wallet.coin')}

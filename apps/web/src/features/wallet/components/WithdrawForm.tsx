@@ -14,6 +14,7 @@ import { QueryView } from '../../../shared/ui/QueryView';
 import { isFundPassword } from '../../../shared/validation';
 import { addressesQuery, bankCardsQuery, walletKeys, withdraw, withdrawInfoQuery } from '../api';
 import { AmountInput } from './AmountInput';
+import { FundPasswordBanner, VerificationBanner } from './Banners';
 import { useOnce } from './hooks';
 import { InfoRows } from './InfoRows';
 import { promptDestination, promptFundPassword, promptVerification } from './prompts';
@@ -150,24 +151,8 @@ export function WithdrawForm({ cur, kind }: Props) {
 
         return (
           <>
-            {!w.verified && (
-              <button
-                type="button"
-                className="v-wallet-banner v-wallet-banner--warn"
-                onClick={() => void promptVerification(t, navigate)}
-              >
-                {t('withdraw.notVerifiedBanner')}
-              </button>
-            )}
-            {w.verified && !w.has_fund_password && (
-              <button
-                type="button"
-                className="v-wallet-banner v-wallet-banner--warn"
-                onClick={() => void promptFundPassword(t, navigate)}
-              >
-                {t('withdraw.fundPasswordBanner')}
-              </button>
-            )}
+            {!w.verified && <VerificationBanner />}
+            {w.verified && !w.has_fund_password && <FundPasswordBanner />}
             <section className="v-wallet-card v-wallet-field-card">
               <span className="v-wallet-field-card__label">
                 {kind === 'address' ? t('withdraw.address') : t('withdraw.bankCard')}
