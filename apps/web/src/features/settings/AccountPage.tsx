@@ -13,6 +13,7 @@ import { QueryView } from '../../shared/ui/QueryView';
 import { updateNickname } from './api';
 import { BindContactSheet, type BindKind } from './BindContactSheet';
 import './settings.css';
+import { confirmSignOut } from './sign-out';
 
 const TAG_COLOR: Record<VerificationState, 'success' | 'warning' | 'danger' | 'default'> = {
   verified: 'success',
@@ -57,12 +58,7 @@ export default function AccountPage() {
         };
 
         const signOut = async () => {
-          const ok = await Dialog.confirm({
-            content: t('settings.logoutConfirm'),
-            confirmText: t('settings.logout'),
-            cancelText: t('common.cancel'),
-          });
-          if (!ok) return;
+          if (!(await confirmSignOut(t))) return;
           await logout(queryClient);
           Toast.show({ icon: 'success', content: t('settings.loggedOut') });
           navigate(paths.home, { replace: true });

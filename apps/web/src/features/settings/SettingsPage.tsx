@@ -19,6 +19,7 @@ import { clearStorageExcept, KEPT_ON_CLEAR } from '../../shared/storage';
 import { setTheme, useTheme } from '../../shared/theme';
 import '../../shared/ui/form.css';
 import './settings.css';
+import { confirmSignOut } from './sign-out';
 
 export default function SettingsPage() {
   const { t } = useTranslation();
@@ -45,12 +46,7 @@ export default function SettingsPage() {
   };
 
   const signOut = async () => {
-    const ok = await Dialog.confirm({
-      content: t('settings.logoutConfirm'),
-      confirmText: t('settings.logout'),
-      cancelText: t('common.cancel'),
-    });
-    if (!ok) return;
+    if (!(await confirmSignOut(t))) return;
     setLoggingOut(true);
     await logout(queryClient);
     setLoggingOut(false);
