@@ -15,13 +15,14 @@ import {
   VERIFICATION_LEVELS,
   WALLET_ACCOUNT_TYPES,
 } from '@verdant/api';
+import { addDecimal } from '@verdant/engine';
 import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { type PageInput, pageOf, parsePaging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { parseReason, parseTxRef } from '../../http/parse.ts';
 import { currenciesById, listCurrencies } from '../../ledger/currencies.ts';
-import { statement } from '../../ledger/statement.ts';
+import { statement, userBalances } from '../../ledger/statement.ts';
 import {
   reviewVerification,
   toSubmission,
@@ -29,7 +30,16 @@ import {
   type VerificationRow,
 } from '../kyc/service.ts';
 import { accountOf, searchUsers, userAccounts, userExists } from '../user/service.ts';
-import { approveDeposit, approveWithdrawal, rejectDeposit, rejectWithdrawal } from '../wallet/service.ts';
+import {
+  approveDeposit,
+  approveWithdrawal,
+  type MoneyRequestKind,
+  moneyRequest,
+  moneyRequestPage,
+  rejectDeposit,
+  rejectWithdrawal,
+  type StoredMoneyRequest,
+} from '../wallet/service.ts';
 import { listAudit, writeAudit } from './audit.ts';
 import type { OperatorSession } from './operators.ts';
 
@@ -64,18 +74,7 @@ function plain(row: object): Record<string, unknown> {
 
 const uploadUrl = (name: string | null) => (name ? `/api/${AdminPaths.upload}/${name}` : null);
 
-type MoneyKind = 'deposit' | 'withdrawal';
-const MONEY_TABLE: Record<MoneyKind, string> = { deposit: 'deposits', withdrawal: 'withdrawals' };
-// the stored columns (amounts without trailing zeros); what the audit log keeps of a row
-const MONEY_COLUMNS: Record<MoneyKind, string> = {
-  deposit: `t.id, t.user_id, t.currency_id, t.chain, t.address, trim_scale(t.amount)::text AS amount, t.image,
-    t.status, t.reject_reason, t.reviewed_by, t.reviewed_at, t.created_at`,
-  withdrawal: `t.id, t.user_id, t.currency_id, t.chain, t.address, t.bank_card_id, t.bank_snapshot,
-    trim_scale(t.amount)::text AS amount, trim_scale(t.fee)::text AS fee, t.remark, t.status, t.tx_ref,
-    t.reject_reason, t.reviewed_by, t.reviewed_at, t.created_at`,
-};
-type StoredMoneyRow = Record<string, unknown> & { user_id: number; currency_id: number };
-type MoneyRow = StoredMoneyRow & { user_account: string; symbol: string };
+type MoneyRow = StoredMoneyRequest & { user_account: string; symbol: string };
 type AdminVerificationRow = VerificationRow & { user_account: string };
 
 /**
@@ -93,7 +92,7 @@ async function withAccounts<T extends { user_id: number }>(
   return rows.map((r) => ({ ...r, user_account: accounts.get(r.user_id) ?? '' }));
 }
 
-async function toMoneyRows(q: Queryable, rows: StoredMoneyRow[]): Promise<MoneyRow[]> {
+async function toMoneyRows(q: Queryable, rows: StoredMoneyRequest[]): Promise<MoneyRow[]> {
   const currencies = await currenciesById(q);
   return (await withAccounts(q, rows)).map((r) => ({
     ...r,
@@ -117,12 +116,14 @@ function snapshot(row: MoneyRow): Record<string, unknown> {
 export function adminService(ctx: AppContext) {
   const { db } = ctx;
 
-  async function moneyRow(q: Queryable, kind: MoneyKind, id: number, lock = false): Promise<MoneyRow | null> {
-    const rows = await q.query<StoredMoneyRow>(
-      `SELECT ${MONEY_COLUMNS[kind]} FROM ${MONEY_TABLE[kind]} t WHERE t.id = $1${lock ? ' FOR UPDATE' : ''}`,
-      [id],
-    );
-    const [row] = await toMoneyRows(q, rows);
+  async function moneyRow(
+    q: Queryable,
+    kind: MoneyRequestKind,
+    id: number,
+    lock = false,
+  ): Promise<MoneyRow | null> {
+    const stored = await moneyRequest(q, kind, id, lock);
+    const [row] = await toMoneyRows(q, stored ? [stored] : []);
     return row ?? null;
   }
 
@@ -159,7 +160,7 @@ export function adminService(ctx: AppContext) {
    * part, inside this transaction; the row before and after goes to the audit log with it.
    */
   async function reviewMoney(
-    kind: MoneyKind,
+    kind: MoneyRequestKind,
     decision: 'approve' | 'reject',
     op: OperatorSession,
     ip: string,
@@ -194,22 +195,10 @@ export function adminService(ctx: AppContext) {
     });
   }
 
-  async function listMoney(kind: MoneyKind, query: { status?: string | undefined } & PageInput) {
+  async function listMoney(kind: MoneyRequestKind, query: { status?: string | undefined } & PageInput) {
     const status = parseStatus(query.status, MONEY_REQUEST_STATES);
     const p = parsePaging(query);
-    const cond = status ? 'WHERE t.status = $1' : '';
-    const params = status ? [status] : [];
-    const table = MONEY_TABLE[kind];
-    const { rows, total } = await pageOf<StoredMoneyRow>(
-      db,
-      {
-        count: `SELECT count(*)::int AS n FROM ${table} t ${cond}`,
-        list: `SELECT ${MONEY_COLUMNS[kind]} FROM ${table} t ${cond}
-                ORDER BY t.id ${status === 'pending' ? 'ASC' : 'DESC'}`,
-      },
-      params,
-      p,
-    );
+    const { rows, total } = await moneyRequestPage(db, kind, status, p);
     const items = (await toMoneyRows(db, rows)).map(toMoney);
     return { items, total, page: p.page, limit: p.limit };
   }
@@ -236,12 +225,11 @@ export function adminService(ctx: AppContext) {
 
     async balances(userIdInput: string | undefined): Promise<AdminBalance[]> {
       const userId = await assertUser(userIdInput);
-      const rows = await db.query<Omit<AdminBalance, 'symbol'>>(
-        `SELECT a.type, a.currency_id, trim_scale(a.available)::text AS available,
-                trim_scale(a.frozen)::text AS frozen, trim_scale(a.available + a.frozen)::text AS total
-           FROM ledger_accounts a WHERE a.user_id = $1`,
-        [userId],
-      );
+      // the ledger's accounts, read through the ledger (their table is its own)
+      const rows: Omit<AdminBalance, 'symbol'>[] = (await userBalances(db, userId)).map((b) => ({
+        ...b,
+        total: addDecimal(b.available, b.frozen),
+      }));
       // the accounts in the wallet's order, each one's currencies in the currency list's
       const currencies = await listCurrencies(db);
       const place = (c: number) => currencies.findIndex((x) => x.id === c);

@@ -118,3 +118,49 @@ export async function favouriteIds(db: Queryable, userId: number | null): Promis
   );
   return new Set(rows.map((r) => r.market_id));
 }
+
+/** Each market's latest recorded tick time, as stored (text a timestamptz parameter takes back exactly); none: absent. */
+export async function latestTickTimes(q: Queryable): Promise<Map<number, string>> {
+  const rows = await q.query<{ market_id: number; at: string | null }>(
+    `SELECT m.id AS market_id, (SELECT max(i.created_at) FROM index_ticks i WHERE i.market_id = m.id)::text AS at
+       FROM markets m`,
+  );
+  return new Map(rows.filter((r) => r.at !== null).map((r) => [r.market_id, r.at!]));
+}
+
+/** A recorded index tick as a range read answers it. */
+export interface SpanTick {
+  market_id: number;
+  id: string;
+  price: string;
+  /** Milliseconds, rounded down: a tick a fraction of a millisecond early is never taken as on time. */
+  t: string;
+  /** As stored (text a timestamptz parameter takes back exactly). */
+  at: string;
+}
+
+/**
+ * For each market, its ticks from `from` through the first tick at or after `to` (none when no
+ * tick is that late yet), by market, then time, then id: one range read for many look-ups.
+ */
+export async function ticksThrough(
+  q: Queryable,
+  spans: readonly { marketId: number; from: number; to: number }[],
+): Promise<SpanTick[]> {
+  if (spans.length === 0) return [];
+  return q.query<SpanTick>(
+    `SELECT r.market_id, t.id::text, t.price::text, floor(extract(epoch FROM t.created_at) * 1000)::bigint::text AS t,
+            t.created_at::text AS at
+       FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS r(market_id, lo, hi)
+       JOIN LATERAL (SELECT min(created_at) AS last FROM index_ticks
+                      WHERE market_id = r.market_id AND created_at >= r.hi) b ON true
+       JOIN LATERAL (SELECT id, price, created_at FROM index_ticks
+                      WHERE market_id = r.market_id AND created_at >= r.lo AND created_at <= b.last) t ON true
+      ORDER BY r.market_id, t.created_at, t.id`,
+    [
+      spans.map((s) => s.marketId),
+      spans.map((s) => new Date(s.from).toISOString()),
+      spans.map((s) => new Date(s.to).toISOString()),
+    ],
+  );
+}

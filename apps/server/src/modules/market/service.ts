@@ -378,5 +378,7 @@ declare module 'fastify' {
 /** For other modules: latest index prices without reading the market tables. */
 export { latestIndexPrices } from './index-prices.ts';
 export type { DepthProvider } from './queries.ts';
+/** For other modules' jobs, inside their transactions: recorded ticks without reading index_ticks. */
+export { latestTickTimes, type SpanTick, ticksThrough } from './queries.ts';
 export type { RecordedTrades, TradeInput, TradeRecord } from './trades.ts';
 export type { ChartInterval, Market };

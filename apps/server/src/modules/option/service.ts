@@ -20,9 +20,11 @@ import type { AppContext } from '../../context.ts';
 import { pageOf, parsePaging } from '../../db/paging.ts';
 import { canon } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
+import { currenciesById } from '../../ledger/currencies.ts';
 import { balanceOf, InsufficientFunds, post } from '../../ledger/ledger.ts';
 import { addStreamResolver, userRoom } from '../../realtime/index.ts';
 import type { Market, MarketService } from '../market/service.ts';
+import { verificationStates } from '../user/service.ts';
 import { OptionSettler, type Settled } from './settlement.ts';
 
 /** A purchase is priced by the latest recorded tick; older than this, the feed is stalled and buying waits. */
@@ -96,10 +98,17 @@ export function createOptionService(
   let currencies: Promise<CurrencyRow[]> | null = null;
 
   function payable(): Promise<CurrencyRow[]> {
-    currencies ??= db
-      .query<CurrencyRow>(
-        `SELECT c.id AS currency_id, c.symbol, c.decimals FROM option_currencies oc
-           JOIN currencies c ON c.id = oc.currency_id WHERE oc.enabled ORDER BY oc.sort, c.id`,
+    currencies ??= Promise.all([
+      db.query<{ currency_id: number }>(
+        'SELECT currency_id FROM option_currencies WHERE enabled ORDER BY sort, currency_id',
+      ),
+      currenciesById(db),
+    ])
+      .then(([rows, byId]) =>
+        rows.flatMap((r) => {
+          const c = byId.get(r.currency_id);
+          return c ? [{ currency_id: c.id, symbol: c.symbol, decimals: c.decimals }] : [];
+        }),
       )
       .catch((e) => {
         currencies = null;
@@ -117,13 +126,10 @@ export function createOptionService(
   }
 
   async function toApi(rows: OrderRow[]): Promise<OptionOrder[]> {
-    const [ms, cs] = await Promise.all([
-      market.allMarkets(),
-      db.query<CurrencyRow>('SELECT id AS currency_id, symbol, decimals FROM currencies'),
-    ]);
+    const [ms, cs] = await Promise.all([market.allMarkets(), currenciesById(db)]);
     return rows.map((r) => {
       const m = ms.find((x) => x.id === r.market_id)!;
-      const c = cs.find((x) => x.currency_id === r.currency_id)!;
+      const c = cs.get(r.currency_id)!;
       const amt = (v: string) => truncateDecimal(v, c.decimals);
       return {
         id: r.id,
@@ -326,11 +332,7 @@ export function createOptionService(
       if (amount === null) throw invalid('option.amountInvalid', 'amount', { decimals: cur.decimals });
       if (compareDecimal(amount, terms.min_amount) < 0 || compareDecimal(amount, terms.max_amount) > 0)
         throw invalid('option.amountRange', 'amount', range);
-      const [user] = await db.query<{ verification: string }>(
-        'SELECT verification FROM users WHERE id = $1',
-        [userId],
-      );
-      if (user?.verification !== 'verified')
+      if ((await verificationStates(db, userId))?.verification !== 'verified')
         throw new AppError('VERIFICATION_REQUIRED', 'option.verificationRequired');
 
       const now = Date.now();

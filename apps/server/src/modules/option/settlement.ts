@@ -1,6 +1,8 @@
 import { type OptionDirection, settleOption } from '@verdant/engine';
 import type { Db } from '../../db/client.ts';
+import { currenciesById } from '../../ledger/currencies.ts';
 import { type Posting, postMany } from '../../ledger/ledger.ts';
+import { latestTickTimes, type SpanTick, ticksThrough } from '../market/service.ts';
 
 /** Orders settled per transaction: big enough for the bench's 10,000 in a handful, small enough to keep locks short. */
 export const SETTLE_BATCH = 5000;
@@ -17,16 +19,6 @@ interface DueRow {
   fee_rate: string;
   purchase_price: string;
   due: string;
-}
-
-interface TickRow {
-  market_id: number;
-  id: string;
-  price: string;
-  /** Milliseconds, rounded down: a tick a fraction of a millisecond early is never taken as on time. */
-  t: string;
-  /** As stored, written back to the order exactly. */
-  at: string;
 }
 
 /** One settled order, as the caller publishes it after the commit. */
@@ -50,27 +42,24 @@ export async function settleBatch(
 ): Promise<{ settled: Settled[]; seen: number }> {
   return db.tx(async (q) => {
     // an order can settle once its market has a tick at or after its delivery time: only those
-    // are taken (and locked), in delivery order
-    // `latest` materialized: each market's latest tick looked up once, not once per due order
-    // (the planner, without statistics on a fresh table, otherwise ran it per row)
-    const due = await q.query<DueRow>(
-      `WITH latest AS MATERIALIZED (
-         SELECT m.id AS market_id, (SELECT max(i.created_at) FROM index_ticks i WHERE i.market_id = m.id) AS at
-           FROM markets m
-       )
-       SELECT o.id::text, o.user_id, o.market_id, o.currency_id, c.decimals, o.direction, o.amount::text,
+    // are taken (and locked), in delivery order; each market's latest tick time comes from the
+    // market module, once per batch
+    const latest = await latestTickTimes(q);
+    const rows = await q.query<Omit<DueRow, 'decimals'>>(
+      `SELECT o.id::text, o.user_id, o.market_id, o.currency_id, o.direction, o.amount::text,
               o.profit_ratio::text, o.fee_rate::text, o.purchase_price::text,
               floor(extract(epoch FROM o.deliver_at) * 1000)::bigint::text AS due
          FROM option_orders o
-         JOIN currencies c ON c.id = o.currency_id
-         JOIN latest l ON l.market_id = o.market_id
+         JOIN unnest($3::int[], $4::timestamptz[]) AS l(market_id, at) ON l.market_id = o.market_id
         WHERE o.status = 'waiting' AND o.deliver_at <= $1 AND o.deliver_at <= l.at
         ORDER BY o.deliver_at, o.id
         LIMIT $2
           FOR UPDATE OF o SKIP LOCKED`,
-      [new Date(now).toISOString(), limit],
+      [new Date(now).toISOString(), limit, [...latest.keys()], [...latest.values()]],
     );
-    if (due.length === 0) return { settled: [], seen: 0 };
+    if (rows.length === 0) return { settled: [], seen: 0 };
+    const currencies = await currenciesById(q);
+    const due: DueRow[] = rows.map((o) => ({ ...o, decimals: currencies.get(o.currency_id)!.decimals }));
     // the ticks of each market from its earliest delivery time to the first tick at or after its
     // latest: one range read instead of one look-up per order
     const span = new Map<number, { from: number; to: number }>();
@@ -83,30 +72,18 @@ export async function settleBatch(
         s.to = Math.max(s.to, d);
       }
     }
-    const markets = [...span.keys()];
-    const ticks = await q.query<TickRow>(
-      `SELECT r.market_id, t.id::text, t.price::text, floor(extract(epoch FROM t.created_at) * 1000)::bigint::text AS t,
-              t.created_at::text AS at
-         FROM unnest($1::int[], $2::timestamptz[], $3::timestamptz[]) AS r(market_id, lo, hi)
-         JOIN LATERAL (SELECT min(created_at) AS last FROM index_ticks
-                        WHERE market_id = r.market_id AND created_at >= r.hi) b ON true
-         JOIN LATERAL (SELECT id, price, created_at FROM index_ticks
-                        WHERE market_id = r.market_id AND created_at >= r.lo AND created_at <= b.last) t ON true
-        ORDER BY r.market_id, t.created_at, t.id`,
-      [
-        markets,
-        markets.map((m) => new Date(span.get(m)!.from).toISOString()),
-        markets.map((m) => new Date(span.get(m)!.to).toISOString()),
-      ],
+    const ticks = await ticksThrough(
+      q,
+      [...span].map(([marketId, { from, to }]) => ({ marketId, from, to })),
     );
-    const byMarket = new Map<number, TickRow[]>();
+    const byMarket = new Map<number, SpanTick[]>();
     for (const t of ticks) {
       const list = byMarket.get(t.market_id);
       if (list) list.push(t);
       else byMarket.set(t.market_id, [t]);
     }
     /** The first tick at or after `d` (ticks in time order, ties by id: the earlier recorded). */
-    const deliveryTick = (market: number, d: number): TickRow | undefined => {
+    const deliveryTick = (market: number, d: number): SpanTick | undefined => {
       const list = byMarket.get(market) ?? [];
       let lo = 0;
       let hi = list.length;

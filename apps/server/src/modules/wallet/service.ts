@@ -14,6 +14,12 @@ import { makeWithdrawals } from './withdrawals.ts';
 
 // What other modules may use of the wallet: the operators' review of deposits and withdrawals.
 export {
+  type MoneyRequestKind,
+  moneyRequest,
+  moneyRequestPage,
+  type StoredMoneyRequest,
+} from './requests.ts';
+export {
   approveDeposit,
   approveWithdrawal,
   type DepositRow,
