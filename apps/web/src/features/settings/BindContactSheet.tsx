@@ -7,7 +7,7 @@ import { codeRules } from '../../shared/form-rules';
 import { setUser } from '../../shared/session';
 import { AccountField, useAccountField } from '../../shared/ui/AccountField';
 import { CodeInput } from '../../shared/ui/CodeInput';
-import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { SubmitForm } from '../../shared/ui/SubmitForm';
 import '../../shared/ui/form.css';
 import { bindContact } from './api';
 
@@ -71,18 +71,17 @@ function BindForm({ kind, onDone }: { kind: BindKind; onDone: () => void }) {
       <p className="v-sheet__body">
         {kind === 'mobile' ? t('account.bindPhoneLead') : t('account.bindEmailLead')}
       </p>
-      <Form
+      <SubmitForm
         form={form}
-        layout="vertical"
-        className="v-form"
         onFinish={(v) => mutation.mutate(v)}
-        footer={<SubmitButton pending={mutation.isPending}>{t('account.bindSubmit')}</SubmitButton>}
+        pending={mutation.isPending}
+        submit={t('account.bindSubmit')}
       >
         <AccountField {...account.field} />
         <Form.Item name="code" label={t('auth.code')} rules={codeRules(t)}>
           <CodeInput purpose="bind" getTarget={account.getTarget} placeholder={t('auth.codePlaceholder')} />
         </Form.Item>
-      </Form>
+      </SubmitForm>
     </>
   );
 }

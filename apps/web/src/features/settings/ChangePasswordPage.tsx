@@ -10,7 +10,7 @@ import { PasswordInput } from '../../shared/ui/PasswordInput';
 import { changeLoginPassword } from './api';
 import '../../shared/ui/form.css';
 import './settings.css';
-import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { SubmitForm } from '../../shared/ui/SubmitForm';
 
 interface Values {
   old_password: string;
@@ -38,12 +38,11 @@ export default function ChangePasswordPage() {
 
   return (
     <div className="v-settings v-settings--form">
-      <Form
+      <SubmitForm
         form={form}
-        layout="vertical"
-        className="v-form"
         onFinish={(v) => mutation.mutate(v)}
-        footer={<SubmitButton pending={mutation.isPending}>{t('common.confirm')}</SubmitButton>}
+        pending={mutation.isPending}
+        submit={t('common.confirm')}
       >
         <Form.Item
           name="old_password"
@@ -59,7 +58,7 @@ export default function ChangePasswordPage() {
           confirmRequiredMessage={t('validation.repeatRequired')}
         />
         <p className="v-settings-form-note">{t('security.changePasswordNote')}</p>
-      </Form>
+      </SubmitForm>
     </div>
   );
 }

@@ -14,7 +14,7 @@ import type { CodeTarget } from '../../shared/verification-code';
 import { updateFundPassword } from './api';
 import '../../shared/ui/form.css';
 import './settings.css';
-import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { SubmitForm } from '../../shared/ui/SubmitForm';
 
 interface Values {
   old_password?: string;
@@ -77,12 +77,11 @@ export default function ChangePayPasswordPage() {
         return (
           <div className="v-settings v-settings--form">
             <p className="v-settings-form-lead">{isSet ? t('fund.changeLead') : t('fund.setLead')}</p>
-            <Form
+            <SubmitForm
               form={form}
-              layout="vertical"
-              className="v-form"
               onFinish={onFinish}
-              footer={<SubmitButton pending={mutation.isPending}>{t('common.confirm')}</SubmitButton>}
+              pending={mutation.isPending}
+              submit={t('common.confirm')}
             >
               {isSet && !useCode && (
                 <Form.Item
@@ -165,7 +164,7 @@ export default function ChangePayPasswordPage() {
                 <FundPasscode />
               </Form.Item>
               <p className="v-settings-form-note">{t('fund.note')}</p>
-            </Form>
+            </SubmitForm>
           </div>
         );
       }}

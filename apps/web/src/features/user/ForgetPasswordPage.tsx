@@ -15,6 +15,7 @@ import { forgetPassword } from './api';
 import { AccountTypeTabs } from './components/AccountTypeTabs';
 import './user.css';
 import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { SubmitForm } from '../../shared/ui/SubmitForm';
 
 interface StepOne {
   account: string;
@@ -69,13 +70,7 @@ export default function ForgetPasswordPage() {
       {!verified ? (
         <>
           <AccountTypeTabs value={account.kind} onChange={(k) => account.setKind(k, ['account', 'code'])} />
-          <Form
-            form={formOne}
-            layout="vertical"
-            className="v-form"
-            onFinish={onNext}
-            footer={<SubmitButton pending={check.isPending}>{t('auth.nextStep')}</SubmitButton>}
-          >
+          <SubmitForm form={formOne} onFinish={onNext} pending={check.isPending} submit={t('auth.nextStep')}>
             <AccountField {...account.field} />
             <Form.Item name="code" label={t('auth.code')} rules={codeRules(t)}>
               <CodeInput
@@ -84,7 +79,7 @@ export default function ForgetPasswordPage() {
                 placeholder={t('auth.codePlaceholder')}
               />
             </Form.Item>
-          </Form>
+          </SubmitForm>
         </>
       ) : (
         <Form

@@ -11,7 +11,7 @@ import { login } from './api';
 import { AccountTypeTabs } from './components/AccountTypeTabs';
 import '../../shared/ui/form.css';
 import './user.css';
-import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { SubmitForm } from '../../shared/ui/SubmitForm';
 
 interface Values {
   account: string;
@@ -43,13 +43,7 @@ export default function LoginPage() {
       <h2 className="v-user-auth__title">{t('auth.loginTitle')}</h2>
       <p className="v-user-auth__subtitle">{t('auth.loginSubtitle')}</p>
       <AccountTypeTabs value={account.kind} onChange={(k) => account.setKind(k)} />
-      <Form
-        form={form}
-        layout="vertical"
-        className="v-form"
-        onFinish={onFinish}
-        footer={<SubmitButton pending={mutation.isPending}>{t('auth.login')}</SubmitButton>}
-      >
+      <SubmitForm form={form} onFinish={onFinish} pending={mutation.isPending} submit={t('auth.login')}>
         <AccountField {...account.field} />
         <Form.Item
           name="password"
@@ -58,7 +52,7 @@ export default function LoginPage() {
         >
           <PasswordInput placeholder={t('auth.passwordPlaceholder')} />
         </Form.Item>
-      </Form>
+      </SubmitForm>
       <div className="v-user-auth__links">
         <Link to={href('forgetPassword', loginQuery)}>{t('auth.forgotPassword')}</Link>
         <span>

@@ -14,7 +14,7 @@ import { useAfterLogin, useLoginQuery } from './after-login';
 import { register } from './api';
 import { AccountTypeTabs } from './components/AccountTypeTabs';
 import './user.css';
-import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { SubmitForm } from '../../shared/ui/SubmitForm';
 
 /** The link inside the checkbox label: opens the agreement without ticking the box. */
 function AgreementLink({ onOpen, children }: { onOpen: () => void; children?: ReactNode }) {
@@ -77,13 +77,12 @@ export default function RegisterPage() {
       <h2 className="v-user-auth__title">{t('auth.registerTitle')}</h2>
       <p className="v-user-auth__subtitle">{t('auth.registerSubtitle')}</p>
       <AccountTypeTabs value={account.kind} onChange={(k) => account.setKind(k, ['account', 'code'])} />
-      <Form
+      <SubmitForm
         form={form}
-        layout="vertical"
-        className="v-form"
         initialValues={{ invite_code: params.get('invite') ?? '', agree: false }}
         onFinish={onFinish}
-        footer={<SubmitButton pending={mutation.isPending}>{t('auth.register')}</SubmitButton>}
+        pending={mutation.isPending}
+        submit={t('auth.register')}
       >
         <AccountField {...account.field} />
         <Form.Item name="code" label={t('auth.code')} rules={codeRules(t)}>
@@ -116,7 +115,7 @@ export default function RegisterPage() {
             />
           </Checkbox>
         </Form.Item>
-      </Form>
+      </SubmitForm>
       <div className="v-user-auth__links v-user-auth__links--center">
         <span>
           {t('auth.haveAccount')} <Link to={href('login', loginQuery)}>{t('auth.loginNow')}</Link>

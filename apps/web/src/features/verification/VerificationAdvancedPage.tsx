@@ -10,7 +10,7 @@ import { submitAdvanced, verificationStatusQuery } from './api';
 import { StateCard } from './StateCard';
 import '../../shared/ui/form.css';
 import './verification.css';
-import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { SubmitForm } from '../../shared/ui/SubmitForm';
 import { useSubmitVerification } from './useSubmitVerification';
 
 type Values = Partial<RealName2Body>;
@@ -60,13 +60,7 @@ export default function VerificationAdvancedPage() {
           <div className="v-verification">
             {s.advanced_verification === 'rejected' && <StateCard state="rejected" submission={s.advanced} />}
             <p className="v-verification__lead">{t('kyc.photosLead')}</p>
-            <Form
-              form={form}
-              layout="vertical"
-              className="v-form"
-              onFinish={onFinish}
-              footer={<SubmitButton pending={mutation.isPending}>{t('kyc.submit')}</SubmitButton>}
-            >
+            <SubmitForm form={form} onFinish={onFinish} pending={mutation.isPending} submit={t('kyc.submit')}>
               {PHOTOS.map((p) => (
                 <Form.Item
                   key={p}
@@ -78,7 +72,7 @@ export default function VerificationAdvancedPage() {
                   <PictureUploader label={t('kyc.upload')} />
                 </Form.Item>
               ))}
-            </Form>
+            </SubmitForm>
             <p className="v-verification__note">{t('kyc.privacy')}</p>
           </div>
         );

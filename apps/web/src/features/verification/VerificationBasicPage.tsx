@@ -13,7 +13,7 @@ import { CountrySheet } from './CountrySheet';
 import { StateCard } from './StateCard';
 import '../../shared/ui/form.css';
 import './verification.css';
-import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { SubmitForm } from '../../shared/ui/SubmitForm';
 import { useSubmitVerification } from './useSubmitVerification';
 
 interface Values {
@@ -118,13 +118,12 @@ export default function VerificationBasicPage() {
         return (
           <div className="v-verification">
             {s.verification === 'rejected' && <StateCard state="rejected" submission={sub} />}
-            <Form
+            <SubmitForm
               form={form}
-              layout="vertical"
-              className="v-form"
               initialValues={sub ? { country: sub.country, name: sub.name, address: sub.address } : undefined}
               onFinish={onFinish}
-              footer={<SubmitButton pending={mutation.isPending}>{t('kyc.submit')}</SubmitButton>}
+              pending={mutation.isPending}
+              submit={t('kyc.submit')}
             >
               <Form.Item
                 name="country"
@@ -166,7 +165,7 @@ export default function VerificationBasicPage() {
                   clearable
                 />
               </Form.Item>
-            </Form>
+            </SubmitForm>
             <p className="v-verification__note">{t('kyc.privacy')}</p>
           </div>
         );

@@ -27,7 +27,7 @@ import { idParam, useCurrencies } from './components/hooks';
 import { promptFundPassword } from './components/prompts';
 import '../../shared/ui/form.css';
 import './wallet.css';
-import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { SubmitForm } from '../../shared/ui/SubmitForm';
 
 interface Values {
   address?: string;
@@ -124,12 +124,12 @@ export default function AddressCreatePage() {
                 onChange={setChain}
               />
             </section>
-            <Form
+            <SubmitForm
               form={form}
-              layout="vertical"
-              className="v-form v-wallet-card v-wallet-card--form"
+              className="v-wallet-card v-wallet-card--form"
               onFinish={onFinish}
-              footer={<SubmitButton pending={mutation.isPending}>{t('common.save')}</SubmitButton>}
+              pending={mutation.isPending}
+              submit={t('common.save')}
             >
               <Form.Item
                 name="address"
@@ -165,7 +165,7 @@ export default function AddressCreatePage() {
               >
                 <CodeInput purpose="address" getTarget={getTarget} placeholder={t('auth.codePlaceholder')} />
               </Form.Item>
-            </Form>
+            </SubmitForm>
           </div>
         );
       }}

@@ -16,7 +16,7 @@ import { idParam, useCurrencies } from './components/hooks';
 import { InfoRows } from './components/InfoRows';
 import '../../shared/ui/form.css';
 import './wallet.css';
-import { SubmitButton } from '../../shared/ui/SubmitButton';
+import { SubmitForm } from '../../shared/ui/SubmitForm';
 
 interface Values {
   amount?: string;
@@ -90,12 +90,12 @@ export default function ChargePage() {
               ]}
             />
             {cur.is_fiat && bank.data?.bank && <BankDetails bank={bank.data.bank} />}
-            <Form
+            <SubmitForm
               form={form}
-              layout="vertical"
-              className="v-form v-wallet-card v-wallet-card--form"
+              className="v-wallet-card v-wallet-card--form"
               onFinish={onFinish}
-              footer={<SubmitButton pending={mutation.isPending}>{t('deposit.submit')}</SubmitButton>}
+              pending={mutation.isPending}
+              submit={t('deposit.submit')}
             >
               <Form.Item
                 name="amount"
@@ -128,7 +128,7 @@ export default function ChargePage() {
               >
                 <PictureUploader label={t('deposit.uploadProof')} />
               </Form.Item>
-            </Form>
+            </SubmitForm>
             <p className="v-wallet-page-note">{t('deposit.reviewNote')}</p>
           </div>
         );
