@@ -1,6 +1,5 @@
 import {
   type Lang,
-  TRUST_ORDER_STATUSES,
   type TrustBuyBody,
   type TrustConfig,
   TrustEvents,
@@ -8,152 +7,40 @@ import {
   type TrustOrderPage,
   type TrustOrderQuery,
   type TrustOrderStatus,
-  type TrustPenaltyRuleName,
-  type TrustProduct,
   type TrustProductInfo,
-  type TrustProductState,
   type TrustReport,
 } from '@verdant/api';
 import {
   compareDecimal,
   dailyInterest,
-  daysAccrued,
-  dec,
   earlyRedemptionPenalty,
-  parseDecimal,
   subDecimal,
-  totalYieldRate,
   truncateDecimal,
 } from '@verdant/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'socket.io';
 import type { AppContext } from '../../context.ts';
-import type { Queryable } from '../../db/client.ts';
 import { pageOf, parsePaging } from '../../db/paging.ts';
-import { canon } from '../../db/values.ts';
-import { AppError, invalid } from '../../http/errors.ts';
-import { type Currency, currenciesById } from '../../ledger/currencies.ts';
-import { balanceOf, InsufficientFunds, type Leg, type Posting, post, postMany } from '../../ledger/ledger.ts';
+import { AppError } from '../../http/errors.ts';
+import { currenciesById } from '../../ledger/currencies.ts';
+import { balanceOf, InsufficientFunds, type Leg, post } from '../../ledger/ledger.ts';
 import { userRoom } from '../../realtime/index.ts';
-
-/** How often the accrual job looks for payouts that fell due (payout times are start + k days). */
-export const ACCRUAL_INTERVAL_MS = 60_000;
-/** Orders paid per transaction by the job. */
-const ACCRUAL_BATCH = 500;
-
-interface ProductRow {
-  id: number;
-  name: Record<string, string>;
-  currency_id: number;
-  term_days: number;
-  min_amount: string;
-  daily_rate: string;
-  state: TrustProductState;
-  capacity: string;
-  sold: string;
-  penalty_rule: TrustPenaltyRuleName;
-  penalty_rate: string;
-}
-
-interface OrderRow {
-  id: string;
-  user_id: number;
-  product_id: number;
-  currency_id: number;
-  amount: string;
-  term_days: number;
-  daily_rate: string;
-  daily_interest: string;
-  penalty_rule: TrustPenaltyRuleName;
-  penalty_rate: string;
-  started_at: string;
-  days_paid: number;
-  interest_paid: string;
-  status: TrustOrderStatus;
-  penalty: string | null;
-  ended_at: string | null;
-}
-
-const PRODUCT_SELECT = `id, name, currency_id, term_days, min_amount::text, daily_rate::text, state,
-  capacity::text, sold::text, penalty_rule, penalty_rate::text`;
-const ms = (col: string) => `(extract(epoch FROM ${col}) * 1000)::bigint::text`;
-const ORDER_SELECT = `o.id::text, o.user_id, o.product_id, o.currency_id, o.amount::text, o.term_days,
-  o.daily_rate::text, o.daily_interest::text, o.penalty_rule, o.penalty_rate::text,
-  ${ms('o.started_at')} AS started_at, o.days_paid, o.interest_paid::text, o.status, o.penalty::text,
-  ${ms('o.ended_at')} AS ended_at`;
-
-const iso = (msText: string | number) => new Date(Number(msText)).toISOString();
-const nameIn = (names: Record<string, string>, lang: Lang) => names[lang] ?? names.en ?? '';
-
-/** What one order is owed by `now`: days not yet paid, their interest, and whether it matures. */
-function dueOf(o: OrderRow, now: number, dayMs: number) {
-  const days = daysAccrued(Number(o.started_at), now, o.term_days, dayMs);
-  const newDays = Math.max(0, days - o.days_paid);
-  return {
-    days,
-    newDays,
-    interest: dec(o.daily_interest).times(newDays).toFixed(),
-    matures: days === o.term_days,
-  };
-}
-
-/**
- * The postings that bring an order up to `now`: the interest of the days not yet paid, from the
- * trust pool to the user's trust account, and at maturity the principal unfrozen. Empty when
- * nothing is due.
- */
-function accrualPostings(o: OrderRow, now: number, dayMs: number): Posting[] {
-  const d = dueOf(o, now, dayMs);
-  const account = { userId: o.user_id, type: 'trust' as const, currencyId: o.currency_id };
-  const out: Posting[] = [];
-  if (d.newDays > 0 && compareDecimal(d.interest, '0') > 0)
-    out.push({
-      reason: 'trust_interest',
-      refType: 'trust_order',
-      refId: o.id,
-      legs: [
-        { account, available: d.interest },
-        { account: { house: 'trust_pool', currencyId: o.currency_id }, available: `-${d.interest}` },
-      ],
-    });
-  if (d.matures)
-    out.push({
-      reason: 'trust_maturity',
-      refType: 'trust_order',
-      refId: o.id,
-      legs: [
-        { account, frozen: `-${o.amount}` },
-        { account, available: o.amount },
-      ],
-    });
-  return out;
-}
-
-/**
- * Brings locked orders (rows read FOR UPDATE in this transaction) up to `now`: money through the
- * ledger and the rows moved forward in the same transaction. Answers the orders that changed.
- */
-async function accrueLocked(q: Queryable, rows: OrderRow[], now: number, dayMs: number): Promise<OrderRow[]> {
-  const changed = rows.filter((o) => o.status === 'hosting' && dueOf(o, now, dayMs).newDays > 0);
-  if (changed.length === 0) return [];
-  const postings = changed.flatMap((o) => accrualPostings(o, now, dayMs));
-  if (postings.length > 0) {
-    const results = await postMany(q, postings);
-    // interest and maturity only credit users or unfreeze what the order froze: a refusal is a bug
-    if (results.some((r) => !r.ok)) throw new Error('trust accrual: a posting was refused');
-  }
-  const days = changed.map((o) => dueOf(o, now, dayMs).days);
-  await q.query(
-    `UPDATE trust_orders o
-        SET days_paid = u.days, interest_paid = o.daily_interest * u.days,
-            status = CASE WHEN u.days = o.term_days THEN 'completed' ELSE o.status END,
-            ended_at = CASE WHEN u.days = o.term_days THEN o.matures_at ELSE o.ended_at END
-       FROM unnest($1::bigint[], $2::int[]) AS u(id, days)
-      WHERE o.id = u.id AND o.status = 'hosting' AND o.days_paid < u.days`,
-    [changed.map((o) => o.id), days],
-  );
-  return changed;
-}
+import { ACCRUAL_BATCH, ACCRUAL_INTERVAL_MS, accrueLocked, dueForUpdate, dueOf } from './accrual.ts';
+import { toOrder, toProduct } from './present.ts';
+import {
+  insertOrder,
+  markRedeemed,
+  ORDER_SELECT,
+  type OrderRow,
+  orderRows,
+  ownOrderForUpdate,
+  type ProductRow,
+  productRow,
+  productRows,
+  reportRows,
+  takeCapacity,
+} from './store.ts';
+import { parseBuy, parseOrderId, parseOrderStatus, parseProductId } from './validation.ts';
 
 export type TrustService = ReturnType<typeof createTrustService>;
 
@@ -161,7 +48,8 @@ export type TrustService = ReturnType<typeof createTrustService>;
  * Locked deposit products (docs/decisions.md, "Locked deposit products"): products as data,
  * purchases that freeze the principal in the trust account, daily interest paid by a singleton
  * job that catches up after downtime and pays each day once, early redemption with the product's
- * penalty.
+ * penalty. Rows in store.ts, the accrual in accrual.ts, input checks in validation.ts, API shapes
+ * in present.ts.
  */
 export function createTrustService(ctx: AppContext, io: Server, log: FastifyBaseLogger) {
   const { db } = ctx;
@@ -169,100 +57,32 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
   const dayMs = ctx.config.trustDayMs;
   const accrualEveryMs = Math.min(ACCRUAL_INTERVAL_MS, Math.max(250, Math.floor(dayMs / 4)));
 
-  async function products(): Promise<ProductRow[]> {
-    return db.query<ProductRow>(`SELECT ${PRODUCT_SELECT} FROM trust_products ORDER BY sort, id`);
-  }
-
-  function toProduct(p: ProductRow, c: Currency, lang: Lang): TrustProduct {
-    const amt = (v: string) => truncateDecimal(v, c.decimals);
-    return {
-      id: p.id,
-      name: nameIn(p.name, lang),
-      currency: c.symbol,
-      currency_id: c.id,
-      decimals: c.decimals,
-      term_days: p.term_days,
-      min_amount: amt(p.min_amount),
-      daily_rate: canon(p.daily_rate),
-      total_rate: canon(totalYieldRate(p.daily_rate, p.term_days)),
-      state: p.state,
-      capacity: amt(p.capacity),
-      remaining: amt(subDecimal(p.capacity, p.sold)),
-      penalty_rule: p.penalty_rule,
-      penalty_rate: canon(p.penalty_rate),
-    };
-  }
-
   async function toOrders(rows: OrderRow[], lang: Lang, now = Date.now()): Promise<TrustOrder[]> {
-    const [cs, ps] = await Promise.all([currenciesById(db), products()]);
-    return rows.map((o) => {
-      const c = cs.get(o.currency_id)!;
-      const p = ps.find((x) => x.id === o.product_id)!;
-      const amt = (v: string) => truncateDecimal(v, c.decimals);
-      const start = Number(o.started_at);
-      const hosting = o.status === 'hosting';
-      // the job may be behind (a process restarting): show what the order is owed by now
-      const days = hosting ? Math.max(o.days_paid, daysAccrued(start, now, o.term_days, dayMs)) : o.days_paid;
-      const penalty = hosting
-        ? earlyRedemptionPenalty({
-            rule: o.penalty_rule,
-            rate: o.penalty_rate,
-            principal: o.amount,
-            dailyRate: o.daily_rate,
-            termDays: o.term_days,
-            daysAccrued: days,
-            decimals: c.decimals,
-          })
-        : (o.penalty ?? '0');
-      return {
-        id: o.id,
-        product_id: o.product_id,
-        name: nameIn(p.name, lang),
-        currency: c.symbol,
-        status: o.status,
-        amount: amt(o.amount),
-        term_days: o.term_days,
-        daily_rate: canon(o.daily_rate),
-        daily_interest: amt(o.daily_interest),
-        days_paid: o.days_paid,
-        remaining_days: hosting ? o.term_days - days : 0,
-        income: amt(o.interest_paid),
-        expected_income: amt(dec(o.daily_interest).times(o.term_days).toFixed()),
-        penalty_rule: o.penalty_rule,
-        penalty_rate: canon(o.penalty_rate),
-        penalty: amt(penalty),
-        started_at: iso(start),
-        payout_time: hosting && days < o.term_days ? iso(start + (days + 1) * dayMs) : null,
-        matures_at: iso(start + o.term_days * dayMs),
-        ended_at: o.ended_at === null ? null : iso(o.ended_at),
-      };
-    });
+    const [cs, ps] = await Promise.all([currenciesById(db), productRows(db)]);
+    return rows.map((o) =>
+      toOrder(o, ps.find((x) => x.id === o.product_id)!, cs.get(o.currency_id)!, lang, now, dayMs),
+    );
   }
 
-  async function push(rows: { id: string; user_id: number }[]): Promise<void> {
-    if (rows.length === 0) return;
-    const fresh = await db.query<OrderRow>(
-      `SELECT ${ORDER_SELECT} FROM trust_orders o WHERE o.id = ANY ($1::bigint[]) ORDER BY o.id`,
-      [rows.map((r) => r.id)],
-    );
+  async function push(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const fresh = await orderRows(db, ids);
     // the socket payload is in English names: a screen refetches its list in its own language
     for (const o of await toOrders(fresh, 'en')) {
       const userId = fresh.find((r) => r.id === o.id)!.user_id;
       io.to(userRoom(userId)).emit(TrustEvents.order, o);
     }
   }
+  const pushLater = (ids: string[]) => void push(ids).catch((err) => log.error({ err }, 'trust push'));
 
-  function parseProductId(v: string | undefined): number {
-    const s = (v ?? '').trim();
-    if (!s) throw invalid('trust.productRequired', 'product_id');
-    if (!/^\d{1,9}$/.test(s)) throw new AppError('NOT_FOUND', 'trust.productUnknown', {}, 'product_id');
-    return Number(s);
+  /** One order as the API shows it right after a change, pushed to its owner too. */
+  async function answer(id: string, lang: Lang, now: number): Promise<TrustOrder> {
+    pushLater([id]);
+    return (await toOrders(await orderRows(db, [id]), lang, now))[0]!;
   }
 
   async function product(id: number): Promise<ProductRow> {
-    const [p] = await db.query<ProductRow>(`SELECT ${PRODUCT_SELECT} FROM trust_products WHERE id = $1`, [
-      id,
-    ]);
+    const p = await productRow(db, id);
     if (!p) throw new AppError('NOT_FOUND', 'trust.productUnknown', {}, 'product_id');
     return p;
   }
@@ -276,17 +96,11 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
     let moved = 0;
     for (;;) {
       const batch = await db.tx(async (q) => {
-        // the next payout of each order is started_at + (days_paid + 1) days
-        const rows = await q.query<OrderRow>(
-          `SELECT ${ORDER_SELECT} FROM trust_orders o
-            WHERE o.status = 'hosting' AND o.started_at + (o.days_paid + 1) * $2::int * interval '1 millisecond' <= $1
-            ORDER BY o.id LIMIT ${ACCRUAL_BATCH} FOR UPDATE`,
-          [new Date(now).toISOString(), dayMs],
-        );
+        const rows = await dueForUpdate(q, now, dayMs);
         return { changed: await accrueLocked(q, rows, now, dayMs), full: rows.length === ACCRUAL_BATCH };
       });
       moved += batch.changed.length;
-      push(batch.changed).catch((err) => log.error({ err }, 'trust push'));
+      pushLater(batch.changed.map((o) => o.id));
       if (!batch.full) return moved;
     }
   }
@@ -314,7 +128,7 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
     },
 
     async config(lang: Lang): Promise<TrustConfig> {
-      const [ps, cs] = await Promise.all([products(), currenciesById(db)]);
+      const [ps, cs] = await Promise.all([productRows(db), currenciesById(db)]);
       return { products: ps.map((p) => toProduct(p, cs.get(p.currency_id)!, lang)) };
     },
 
@@ -345,61 +159,31 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
     async buy(userId: number, body: TrustBuyBody, lang: Lang, now = Date.now()): Promise<TrustOrder> {
       const p = await product(parseProductId(body.product_id));
       const c = (await currenciesById(db)).get(p.currency_id)!;
-      if (p.state !== 'ongoing') throw new AppError('CONFLICT', 'trust.notOpen', {}, 'product_id');
-      const raw = (body.amount ?? '').trim();
-      if (!raw) throw invalid('trust.amountRequired', 'amount');
-      const amount = parseDecimal(raw, { positive: true, maxDecimals: c.decimals });
-      if (amount === null) throw invalid('trust.amountInvalid', 'amount', { decimals: c.decimals });
-      const min = truncateDecimal(p.min_amount, c.decimals);
-      if (compareDecimal(amount, p.min_amount) < 0)
-        throw new AppError('AMOUNT_BELOW_MINIMUM', 'trust.belowMinimum', { min, symbol: c.symbol }, 'amount');
-      const agree = (body.agree ?? '').trim().toLowerCase();
-      if (agree !== '1' && agree !== 'true' && agree !== 'on')
-        throw new AppError('AGREEMENT_REQUIRED', 'trust.agreementRequired', {}, 'agree');
+      const amount = parseBuy(body, p, c);
 
       const id = await db.tx(async (q) => {
-        const taken = await q.query(
-          `UPDATE trust_products SET sold = sold + $2 WHERE id = $1 AND state = 'ongoing' AND sold + $2 <= capacity
-           RETURNING id`,
-          [p.id, amount],
-        );
-        if (taken.length === 0) {
-          const [left] = await q.query<{ left: string }>(
-            'SELECT (capacity - sold)::text AS left FROM trust_products WHERE id = $1',
-            [p.id],
-          );
+        const left = await takeCapacity(q, p.id, amount);
+        if (left !== null)
           throw new AppError(
             'CONFLICT',
             'trust.capacity',
-            { left: truncateDecimal(left?.left ?? '0', c.decimals), symbol: c.symbol },
+            { left: truncateDecimal(left, c.decimals), symbol: c.symbol },
             'amount',
           );
-        }
-        const daily = dailyInterest(amount, p.daily_rate, c.decimals);
-        const [row] = await q.query<{ id: string }>(
-          `INSERT INTO trust_orders (user_id, product_id, currency_id, amount, term_days, daily_rate, daily_interest,
-                                     penalty_rule, penalty_rate, started_at, matures_at)
-           VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id::text`,
-          [
-            userId,
-            p.id,
-            p.currency_id,
-            amount,
-            p.term_days,
-            p.daily_rate,
-            daily,
-            p.penalty_rule,
-            p.penalty_rate,
-            new Date(now).toISOString(),
-            new Date(now + p.term_days * dayMs).toISOString(),
-          ],
-        );
+        const orderId = await insertOrder(q, {
+          userId,
+          p,
+          amount,
+          dailyInterest: dailyInterest(amount, p.daily_rate, c.decimals),
+          startedAt: new Date(now),
+          maturesAt: new Date(now + p.term_days * dayMs),
+        });
         const account = { userId, type: 'trust' as const, currencyId: p.currency_id };
         try {
           await post(q, {
             reason: 'trust_lock',
             refType: 'trust_order',
-            refId: row!.id,
+            refId: orderId,
             legs: [
               { account, available: `-${amount}` },
               { account, frozen: amount },
@@ -410,19 +194,13 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
             throw new AppError('INSUFFICIENT_BALANCE', 'trust.insufficient', {}, 'amount');
           throw e;
         }
-        return row!.id;
+        return orderId;
       });
-      const rows = await db.query<OrderRow>(`SELECT ${ORDER_SELECT} FROM trust_orders o WHERE o.id = $1`, [
-        id,
-      ]);
-      void push(rows);
-      return (await toOrders(rows, lang, now))[0]!;
+      return answer(id, lang, now);
     },
 
     async orders(userId: number, query: TrustOrderQuery, lang: Lang): Promise<TrustOrderPage> {
-      const status = (query.status ?? '').trim() || 'hosting';
-      if (!(TRUST_ORDER_STATUSES as readonly string[]).includes(status))
-        throw invalid('trust.statusInvalid', 'status');
+      const status = parseOrderStatus(query.status);
       const paging = parsePaging(query);
       const where = 'o.user_id = $1 AND o.status = $2';
       const { rows, total } = await pageOf<OrderRow>(
@@ -449,19 +227,14 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
       lang: Lang,
       now = Date.now(),
     ): Promise<TrustOrder> {
-      const s = (idText ?? '').trim();
-      if (!s) throw invalid('trust.orderRequired', 'id');
-      if (!/^\d{1,18}$/.test(s)) throw new AppError('NOT_FOUND', 'trust.orderUnknown', {}, 'id');
-      const changed = await db.tx(async (q) => {
-        const [o] = await q.query<OrderRow>(
-          `SELECT ${ORDER_SELECT} FROM trust_orders o WHERE o.id = $1 AND o.user_id = $2 FOR UPDATE`,
-          [s, userId],
-        );
+      const id = parseOrderId(idText);
+      await db.tx(async (q) => {
+        const o = await ownOrderForUpdate(q, id, userId);
         if (!o) throw new AppError('NOT_FOUND', 'trust.orderUnknown', {}, 'id');
         if (o.status !== 'hosting') throw new AppError('CONFLICT', 'trust.notHosting', {}, 'id');
         await accrueLocked(q, [o], now, dayMs);
         const due = dueOf(o, now, dayMs);
-        if (due.matures) return o;
+        if (due.matures) return;
         const c = (await currenciesById(q)).get(o.currency_id)!;
         const penalty = earlyRedemptionPenalty({
           rule: o.penalty_rule,
@@ -480,33 +253,13 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
         if (compareDecimal(penalty, '0') > 0)
           legs.push({ account: { house: 'trust_pool', currencyId: o.currency_id }, available: penalty });
         await post(q, { reason: 'trust_redeem', refType: 'trust_order', refId: o.id, legs });
-        await q.query(
-          `UPDATE trust_orders SET status = 'redeemed', penalty = $2, ended_at = $3 WHERE id = $1 AND status = 'hosting'`,
-          [o.id, penalty, new Date(now).toISOString()],
-        );
-        return o;
+        await markRedeemed(q, o.id, penalty, new Date(now));
       });
-      const rows = await db.query<OrderRow>(`SELECT ${ORDER_SELECT} FROM trust_orders o WHERE o.id = $1`, [
-        changed.id,
-      ]);
-      void push(rows);
-      return (await toOrders(rows, lang, now))[0]!;
+      return answer(id, lang, now);
     },
 
     async report(userId: number): Promise<TrustReport> {
-      const [sums, counts, cs] = await Promise.all([
-        db.query<{ currency_id: number; hosted: string; income: string }>(
-          `SELECT currency_id, sum(amount) FILTER (WHERE status = 'hosting')::text AS hosted,
-                  sum(interest_paid)::text AS income
-             FROM trust_orders WHERE user_id = $1 GROUP BY currency_id ORDER BY currency_id`,
-          [userId],
-        ),
-        db.query<{ status: TrustOrderStatus; n: number }>(
-          'SELECT status, count(*)::int AS n FROM trust_orders WHERE user_id = $1 GROUP BY status',
-          [userId],
-        ),
-        currenciesById(db),
-      ]);
+      const [{ sums, counts }, cs] = await Promise.all([reportRows(db, userId), currenciesById(db)]);
       const n = (s: TrustOrderStatus) => counts.find((r) => r.status === s)?.n ?? 0;
       return {
         currencies: sums.map((r) => {
