@@ -585,6 +585,66 @@ describe('concurrency and restarts', () => {
     }
   });
 
+  it('a new job owner fires what a position opened elsewhere long before its cursor missed (no time window)', async () => {
+    await tick('60000');
+    const u = await user('1000');
+    await app.contract.stop();
+    const other = createContractService(app.ctx, app.market, app.io, app.log, {
+      manualTriggers: true,
+      waitMs: 0,
+    });
+    const p = await other.submit(u.user.id, {
+      symbol: 'btcusdt',
+      direction: 'long',
+      lots: '1',
+      multiple: '10',
+      take_profit: '60100',
+      stop_loss: '59000',
+    });
+    // a limit order opened there too: it fills, then its stop-loss is crossed, both unseen
+    const order = await other.submit(u.user.id, {
+      symbol: 'btcusdt',
+      direction: 'long',
+      type: 'limit',
+      price: '59500',
+      lots: '1',
+      multiple: '10',
+      take_profit: '61000',
+      stop_loss: '59200',
+    });
+    expect(order.status).toBe('pending');
+    clock += 10 * 60_000; // ten minutes pass before the crossings
+    const crossing = await record('60120');
+    const filled = await record('59450');
+    const stopped = await record('59100');
+    clock += 10 * 60_000;
+    await record('60000');
+    // the old owner's cursor passed every tick, and it never saw either position
+    await app.ctx.db.query(
+      `UPDATE contract_cursors SET tick_id = (SELECT max(id) FROM index_ticks WHERE market_id = 1) WHERE contract_id = 1`,
+    );
+    const owner = createContractService(app.ctx, app.market, app.io, app.log, { manualTriggers: true });
+    try {
+      expect(await owner.start()).toBe(3);
+      expect(await position(u.token, p.id, 'closed')).toMatchObject({
+        close_reason: 'take_profit',
+        close_tick: { id: crossing, price: '60120' },
+      });
+      expect(await position(u.token, order.id, 'closed')).toMatchObject({
+        close_reason: 'stop_loss',
+        open_tick: { id: filled },
+        open_price: '59500',
+        close_tick: { id: stopped, price: '59100' },
+      });
+      // nothing fires twice when the owner goes on
+      expect(await owner.advanceAll()).toBe(0);
+      await clean();
+    } finally {
+      await owner.stop();
+      await app.contract.start();
+    }
+  });
+
   it('fires at start-up, in order, the triggers of ticks recorded while the job was stopped', async () => {
     await tick('60000');
     const u = await user('1000');

@@ -1,5 +1,12 @@
 import { ContractEvents, ContractStreams, type ContractTick } from '@verdant/api';
-import { type ContractSpec, type Fired, priceToTicks, type Trigger, TriggerIndex } from '@verdant/engine';
+import {
+  type ContractSpec,
+  type Fired,
+  priceToTicks,
+  type Trigger,
+  TriggerIndex,
+  ticksToPrice,
+} from '@verdant/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'socket.io';
 import type { Db, Queryable } from '../../db/client.ts';
@@ -11,6 +18,7 @@ import {
   addEvent,
   type CloseReason,
   changedPositions,
+  crossingTicks,
   lastEventId,
   lastTickId,
   lockOpenPositions,
@@ -20,7 +28,6 @@ import {
   type PositionRow,
   positionsByIds,
   readCursor,
-  recentlyArmed,
   type Tick,
   ticksAfter,
   writeCursor,
@@ -152,25 +159,77 @@ export function createTriggerJob({ db, market, io, log, load, loaded, latestTick
   let again = false;
 
   /**
-   * Takes in an open position armed before the cursor that this process's triggers have not
-   * seen: it is first run alone over the ticks after its armed tick, so it fires at the same tick
-   * as if the triggers had known it all along; if none crosses, it joins the index.
+   * Takes in open positions armed before the cursor that this process's triggers have not seen
+   * (opened or changed on another process, or by an earlier owner of the job). They are run alone,
+   * in one pass over the ticks from the earliest one's armed tick up to the cursor, each armed as
+   * the pass reaches its armed tick: each fires at the same tick as if the triggers had known it
+   * all along (a limit order that fills goes on with its stops). What is still open after the
+   * cursor joins the index. Exact, with no time window; the database hands over only the ticks
+   * priced where one of these positions' triggers could fire, so a long-held position with
+   * distant stops costs little however many ticks have passed since it was armed.
    */
-  async function admit(c: Contract, row: PositionRow): Promise<number> {
-    const armed = Number(row.armed_tick_id);
-    if ((row.status !== 'pending' && row.status !== 'holding') || armed >= c.cursor) {
-      place(c, row);
-      return 0;
+  async function admit(c: Contract, rows: PositionRow[]): Promise<number> {
+    const behind: { armed: number; row: PositionRow }[] = [];
+    for (const row of rows) {
+      const armed = Number(row.armed_tick_id);
+      if ((row.status === 'pending' || row.status === 'holding') && armed < c.cursor) {
+        // out of the live index while the pass runs: it would otherwise fire them again at the cursor
+        c.index.remove(Number(row.id));
+        c.waiting = c.waiting.filter((w) => w.id !== Number(row.id));
+        behind.push({ armed, row });
+      } else place(c, row);
     }
+    if (behind.length === 0) return 0;
+    behind.sort((a, b) => a.armed - b.armed || Number(a.row.id) - Number(b.row.id));
     const solo = new TriggerIndex();
-    solo.set(Number(row.id), triggersOf(c.spec, row));
-    for (const tick of await ticksAfter(db, c.market.id, armed, c.cursor)) {
-      const at = priceToTicks(tick.price, c.spec.tickSize);
-      const out = at === null ? [] : solo.tick(at);
-      if (out.length > 0) return settleFired(c, tick, out, false);
+    const open = new Map<number, PositionRow>();
+    let next = 0;
+    let from = behind[0]!.armed;
+    let settled = 0;
+    /** The lowest `up` and highest `down` level of every position still in the pass, as prices. */
+    const bounds = () => {
+      let up: number | null = null;
+      let down: number | null = null;
+      for (const row of [...open.values(), ...behind.slice(next).map((b) => b.row)])
+        for (const t of triggersOf(c.spec, row)) {
+          if (t.crossing === 'up') up = up === null ? t.level : Math.min(up, t.level);
+          else down = down === null ? t.level : Math.max(down, t.level);
+        }
+      const price = (l: number | null) => (l === null ? null : ticksToPrice(l, c.spec.tickSize));
+      return { up: price(up), down: price(down) };
+    };
+    for (;;) {
+      // bounds again each batch: a fill brings in its stops, a close takes its triggers out
+      const ticks = await crossingTicks(db, c.market.id, from, c.cursor, bounds(), TICK_BATCH);
+      for (const tick of ticks) {
+        // as armWaiting: a position armed at a tick is judged from the next one (the ticks
+        // skipped in between fire nothing for anyone in the pass)
+        while (next < behind.length && behind[next]!.armed < tick.id) {
+          const { row } = behind[next++]!;
+          solo.set(Number(row.id), triggersOf(c.spec, row));
+          open.set(Number(row.id), row);
+        }
+        const at = priceToTicks(tick.price, c.spec.tickSize);
+        const out = at === null ? [] : solo.tick(at);
+        if (out.length === 0) continue;
+        const changed = await settleFired(c, tick, out, false);
+        settled += changed.length;
+        for (const f of out) open.delete(f.id);
+        for (const row of changed)
+          if (row.status === 'holding') {
+            // a limit order filled at this tick: its stops and liquidation watch the ticks after it
+            c.index.remove(Number(row.id));
+            solo.set(Number(row.id), triggersOf(c.spec, row));
+            open.set(Number(row.id), row);
+          }
+      }
+      if (ticks.length < TICK_BATCH) break;
+      from = ticks[ticks.length - 1]!.id;
     }
-    place(c, row);
-    return 0;
+    // the cursor reached: armed now (rows not yet armed when the ticks ran out are placed as they are)
+    for (const row of open.values()) place(c, row);
+    for (const { row } of behind.slice(next)) place(c, row);
+    return settled;
   }
 
   /**
@@ -182,12 +241,11 @@ export function createTriggerJob({ db, market, io, log, load, loaded, latestTick
     const last = await lastEventId(db);
     if (last <= c.lastEvent) return 0;
     const rows = await changedPositions(db, c.id, c.lastEvent, last);
+    // a known position whose stops changed elsewhere at tick t is run again from t with its new
+    // stops, like a new one: the ticks between t and the cursor were judged with the old ones
+    const settled = await admit(c, rows);
+    // only once they are in: a failed pass leaves them to the next look
     c.lastEvent = last;
-    let settled = 0;
-    for (const row of rows) {
-      if (c.index.has(Number(row.id))) place(c, row);
-      else settled += await admit(c, row);
-    }
     return settled;
   }
 
@@ -211,7 +269,7 @@ export function createTriggerJob({ db, market, io, log, load, loaded, latestTick
         armWaiting(c, tick.id);
         const at = priceToTicks(tick.price, c.spec.tickSize);
         const fired = at === null ? [] : c.index.tick(at);
-        if (fired.length > 0) settled += await settleFired(c, tick, fired);
+        if (fired.length > 0) settled += (await settleFired(c, tick, fired)).length;
         c.cursor = tick.id;
         c.lastTick = {
           id: String(tick.id),
@@ -226,8 +284,13 @@ export function createTriggerJob({ db, market, io, log, load, loaded, latestTick
     }
   }
 
-  /** Settles what one tick fired: limit orders open, positions close at the tick. */
-  async function settleFired(c: Contract, tick: Tick, fired: Fired[], moveCursor = true): Promise<number> {
+  /** Settles what one tick fired: limit orders open, positions close at the tick. Answers the rows changed. */
+  async function settleFired(
+    c: Contract,
+    tick: Tick,
+    fired: Fired[],
+    moveCursor = true,
+  ): Promise<PositionRow[]> {
     let changed: PositionRow[];
     try {
       changed = await db.tx(async (q) => {
@@ -264,7 +327,7 @@ export function createTriggerJob({ db, market, io, log, load, loaded, latestTick
     }
     for (const row of changed) if (row.status === 'holding') place(c, row);
     await emit(c, changed);
-    return changed.length;
+    return changed;
   }
 
   /** The tick a user's action uses: the latest recorded one, with every trigger up to it fired. */
@@ -332,15 +395,9 @@ export function createTriggerJob({ db, market, io, log, load, loaded, latestTick
           c.index = new TriggerIndex();
           c.waiting = [];
           c.lastEvent = await lastEventId(db);
-          const rows = await openPositions(db, c.id);
-          // positions armed in the last minute before the cursor may have been opened on another
-          // process after the last owner's last look: each is run over the ticks it may have missed
-          const recent = await recentlyArmed(db, c.id, c.cursor);
-          let fired = 0;
-          for (const r of rows) {
-            if (recent.has(r.id)) fired += await admit(c, r);
-            else place(c, r);
-          }
+          // the last owner may never have seen a position opened or changed on another process (at
+          // any time before the cursor): every open one is run over the ticks since its armed tick
+          const fired = await admit(c, await openPositions(db, c.id));
           return fired + (await advance(c));
         });
       }

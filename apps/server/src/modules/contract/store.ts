@@ -136,6 +136,40 @@ export async function ticksAfter(
   return (await q.query<{ id: string; price: string; source: string; t: string }>(sql, params)).map(tickOf);
 }
 
+/**
+ * A market's ticks in (after, upTo] that may fire a trigger: priced at or above `up` or at or
+ * below `down` (null: no trigger on that side), in order, at most `limit` of them. Ticks between
+ * them fire nothing, so a replay can skip them.
+ */
+export async function crossingTicks(
+  q: Queryable,
+  marketId: number,
+  after: number,
+  upTo: number,
+  bounds: { up: string | null; down: string | null },
+  limit: number,
+): Promise<Tick[]> {
+  const params: unknown[] = [marketId, after, upTo, limit];
+  const sides: string[] = [];
+  if (bounds.up !== null) {
+    params.push(bounds.up);
+    sides.push(`price >= $${params.length}::numeric`);
+  }
+  if (bounds.down !== null) {
+    params.push(bounds.down);
+    sides.push(`price <= $${params.length}::numeric`);
+  }
+  if (sides.length === 0) return [];
+  return (
+    await q.query<{ id: string; price: string; source: string; t: string }>(
+      `SELECT ${TICK_COLUMNS} FROM index_ticks
+        WHERE market_id = $1 AND id > $2 AND id <= $3 AND (${sides.join(' OR ')})
+        ORDER BY id LIMIT $4`,
+      params,
+    )
+  ).map(tickOf);
+}
+
 /** A market's latest tick id (up to `upTo`), or null when it has none. */
 export async function lastTickId(
   q: Queryable,
@@ -202,17 +236,6 @@ export function openPositions(q: Queryable, contractId: number): Promise<Positio
       WHERE contract_id = $1 AND status IN ('pending', 'holding')`,
     [contractId],
   );
-}
-
-/** Open positions armed in the minute before the cursor's tick (another process may have opened them). */
-export async function recentlyArmed(q: Queryable, contractId: number, cursor: number): Promise<Set<string>> {
-  const rows = await q.query<{ id: string }>(
-    `SELECT p.id::text FROM contract_positions p JOIN index_ticks t ON t.id = p.armed_tick_id
-      WHERE p.contract_id = $1 AND p.status IN ('pending', 'holding') AND p.armed_tick_id < $2
-        AND t.created_at >= (SELECT created_at FROM index_ticks WHERE id = $2) - interval '60 seconds'`,
-    [contractId, cursor],
-  );
-  return new Set(rows.map((r) => r.id));
 }
 
 export async function lastEventId(q: Queryable): Promise<number> {
