@@ -21,7 +21,7 @@ import { isGreater } from '../../shared/money';
 import { href, loginHref } from '../../shared/paths';
 import { isLoggedIn, useSession } from '../../shared/session';
 import { showToast } from '../../shared/toast';
-import { NavBarAction } from '../../shared/ui/NavBarAction';
+import { NavBarIconButton } from '../../shared/ui/NavBarAction';
 import { QueryFallback, QueryView } from '../../shared/ui/QueryView';
 import {
   cancelOrder,
@@ -243,16 +243,9 @@ export default function LeverPage() {
 
   return (
     <div className="v-contract">
-      <NavBarAction>
-        <button
-          type="button"
-          className="v-contract-navbar-icon"
-          aria-label={t('contract.rulesButton')}
-          onClick={() => setRules(true)}
-        >
-          <QuestionCircleOutline />
-        </button>
-      </NavBarAction>
+      <NavBarIconButton label={t('contract.rulesButton')} onClick={() => setRules(true)}>
+        <QuestionCircleOutline />
+      </NavBarIconButton>
       <div className="v-contract-markets" role="tablist" aria-label={t('contract.markets')}>
         {data.list.map((m) => (
           <button

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { paths } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { NavBarAction } from '../../shared/ui/NavBarAction';
+import { NavBarIconButton } from '../../shared/ui/NavBarAction';
 import { QueryView } from '../../shared/ui/QueryView';
 import { useCurrencies } from './components/hooks';
 import { WithdrawForm } from './components/WithdrawForm';
@@ -24,16 +24,9 @@ export default function WithdrawBankPage() {
 
         return (
           <div className="v-wallet-page">
-            <NavBarAction>
-              <button
-                type="button"
-                className="v-wallet-navbar-icon"
-                aria-label={t('titles.bankCards')}
-                onClick={() => navigate(paths.bankCards)}
-              >
-                <BankcardOutline />
-              </button>
-            </NavBarAction>
+            <NavBarIconButton label={t('titles.bankCards')} onClick={() => navigate(paths.bankCards)}>
+              <BankcardOutline />
+            </NavBarIconButton>
             <WithdrawForm cur={cur} kind="bank" />
           </div>
         );
