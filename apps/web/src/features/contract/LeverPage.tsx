@@ -23,6 +23,7 @@ import { isLoggedIn, useSession } from '../../shared/session';
 import { showToast } from '../../shared/toast';
 import { NavBarIconButton } from '../../shared/ui/NavBarAction';
 import { QueryFallback, QueryView } from '../../shared/ui/QueryView';
+import { TabRow } from '../../shared/ui/TabRow';
 import {
   cancelOrder,
   closeAll,
@@ -246,20 +247,15 @@ export default function LeverPage() {
       <NavBarIconButton label={t('contract.rulesButton')} onClick={() => setRules(true)}>
         <QuestionCircleOutline />
       </NavBarIconButton>
-      <div className="v-contract-markets" role="tablist" aria-label={t('contract.markets')}>
-        {data.list.map((m) => (
-          <button
-            key={m.symbol}
-            type="button"
-            role="tab"
-            aria-selected={m.symbol === symbol}
-            className={`v-contract-markets__item${m.symbol === symbol ? ' is-active' : ''}`}
-            onClick={() => setParams({ symbol: m.symbol }, { replace: true })}
-          >
-            {m.name}
-          </button>
-        ))}
-      </div>
+      <TabRow
+        className="v-contract-markets"
+        tabClassName="v-contract-markets__item"
+        label={t('contract.markets')}
+        options={data.list.map((m) => m.symbol)}
+        value={symbol}
+        onChange={(s) => setParams({ symbol: s }, { replace: true })}
+        labelOf={(s) => data.list.find((m) => m.symbol === s)?.name ?? s}
+      />
       <div className="v-contract-price">
         <span className="v-contract-price__label">{t('contract.indexPrice')}</span>
         <strong data-testid="index-price">{px(current)}</strong>

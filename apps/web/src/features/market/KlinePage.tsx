@@ -24,6 +24,7 @@ import { EmptyState } from '../../shared/ui/EmptyState';
 import { NavBarAction } from '../../shared/ui/NavBarAction';
 import { PageLoading } from '../../shared/ui/PageLoading';
 import { QueryView } from '../../shared/ui/QueryView';
+import { TabRow } from '../../shared/ui/TabRow';
 import { dealQuery, tradeKeys } from './api';
 import {
   MAIN_INDICATORS,
@@ -48,6 +49,8 @@ const CandleChart = lazy(() => import('./components/CandleChart'));
 
 const DEFAULT_SYMBOL = 'btcusdt';
 const MAX_TRADES = 50;
+/** Under the chart: the order book or the latest trades. */
+const BOOK_VIEWS = ['depth', 'trades'] as const;
 
 function normalise(raw: string | null): string {
   return (raw ?? DEFAULT_SYMBOL).toLowerCase().replace(/[^a-z0-9]/g, '') || DEFAULT_SYMBOL;
@@ -108,7 +111,7 @@ export default function KlinePage() {
   const [interval, setIntervalChoice] = useState<ChartInterval>('1min');
   const [main, setMain] = useState<MainIndicator | null>('MA');
   const [sub, setSub] = useState<SubIndicator | null>('VOL');
-  const [book, setBook] = useState<'depth' | 'trades'>('depth');
+  const [book, setBook] = useState<(typeof BOOK_VIEWS)[number]>('depth');
   const [side, setSide] = useState<OrderSide | null>(null);
   const [lastSide, setLastSide] = useState<OrderSide>('buy');
   const [picked, setPicked] = useState<string | null>(null);
@@ -157,20 +160,15 @@ export default function KlinePage() {
             </div>
             <TickerSummary market={market} />
 
-            <div className="v-market-kline__intervals" role="tablist" aria-label={t('market.interval')}>
-              {CHART_INTERVALS.map((i) => (
-                <button
-                  key={i}
-                  type="button"
-                  role="tab"
-                  aria-selected={interval === i}
-                  className={`v-market-kline__interval${interval === i ? ' is-active' : ''}`}
-                  onClick={() => setIntervalChoice(i)}
-                >
-                  {t(`market.intervals.${i}`)}
-                </button>
-              ))}
-            </div>
+            <TabRow
+              className="v-market-kline__intervals"
+              tabClassName="v-market-kline__interval"
+              label={t('market.interval')}
+              options={CHART_INTERVALS}
+              value={interval}
+              onChange={setIntervalChoice}
+              labelOf={(i) => t(`market.intervals.${i}`)}
+            />
 
             <Suspense
               fallback={
@@ -218,20 +216,14 @@ export default function KlinePage() {
             </div>
 
             <section className="v-market-kline__book">
-              <div className="v-market-tabs-row" role="tablist">
-                {(['depth', 'trades'] as const).map((k) => (
-                  <button
-                    key={k}
-                    type="button"
-                    role="tab"
-                    aria-selected={book === k}
-                    className={`v-market-tabs-row__tab${book === k ? ' is-active' : ''}`}
-                    onClick={() => setBook(k)}
-                  >
-                    {t(k === 'depth' ? 'market.depth' : 'market.trades')}
-                  </button>
-                ))}
-              </div>
+              <TabRow
+                className="v-market-tabs-row"
+                tabClassName="v-market-tabs-row__tab"
+                options={BOOK_VIEWS}
+                value={book}
+                onChange={setBook}
+                labelOf={(k) => t(k === 'depth' ? 'market.depth' : 'market.trades')}
+              />
               <QueryView query={deal}>
                 {(d) =>
                   book === 'depth' ? (

@@ -23,6 +23,7 @@ import { showToast } from '../../shared/toast';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { OptionSheet } from '../../shared/ui/OptionSheet';
 import { QueryFallback, SkeletonRows } from '../../shared/ui/QueryView';
+import { TabRow } from '../../shared/ui/TabRow';
 import { currenciesQuery, historyQuery, optionKeys, ordersQuery, secondsQuery } from './api';
 import { BuyPopup } from './components/BuyPopup';
 import { type ChartPoint, IndexChart } from './components/IndexChart';
@@ -33,6 +34,8 @@ import './option.css';
 const DEFAULT_SYMBOL = 'btcusdt';
 /** Live ticks kept for the chart (a little over 5 minutes at one a second). */
 const MAX_TICKS = 320;
+/** The two lists under the chart: orders waiting for delivery, and the delivered ones. */
+const OPTION_LISTS: readonly OptionStatus[] = ['waiting', 'delivered'];
 
 /** The live index of one market: the last half hour of closes, then every recorded tick. */
 function useIndex(symbol: string) {
@@ -199,23 +202,17 @@ export default function OptionPage() {
         </section>
       )}
 
-      <div className="v-option__tabs" role="tablist">
-        {(['waiting', 'delivered'] as const).map((s) => (
-          <button
-            key={s}
-            type="button"
-            role="tab"
-            aria-selected={tab === s}
-            className={`v-option__tab${tab === s ? ' is-active' : ''}`}
-            onClick={() => {
-              setTab(s);
-              setPage(1);
-            }}
-          >
-            {s === 'waiting' ? t('option.waiting') : t('option.history')}
-          </button>
-        ))}
-      </div>
+      <TabRow
+        className="v-option__tabs"
+        tabClassName="v-option__tab"
+        options={OPTION_LISTS}
+        value={tab}
+        onChange={(s) => {
+          setTab(s);
+          setPage(1);
+        }}
+        labelOf={(s) => (s === 'waiting' ? t('option.waiting') : t('option.history'))}
+      />
       <div className="v-option__orders" role="tabpanel">
         {!loggedIn ? (
           <EmptyState text={t('option.logInToSee')} />

@@ -8,6 +8,7 @@ import { ApiError } from '../../../shared/api';
 import { formatDecimal } from '../../../shared/markets';
 import { cleanAmountInput, isGreater, isZero, parseAmount } from '../../../shared/money';
 import { showToast } from '../../../shared/toast';
+import { TabRow } from '../../../shared/ui/TabRow';
 import { placeOrder, spotBalancesQuery, tradeKeys } from '../api';
 import {
   buyQuantity,
@@ -141,34 +142,22 @@ export function OrderForm({ market, side, onSide, pickedPrice, onPlaced }: Props
 
   return (
     <div className="v-market-order-form">
-      <div className="v-market-order-form__sides" role="tablist">
-        {ORDER_SIDES.map((s) => (
-          <button
-            key={s}
-            type="button"
-            role="tab"
-            aria-selected={side === s}
-            className={`v-market-order-form__side v-market-order-form__side--${s}${side === s ? ' is-active' : ''}`}
-            onClick={() => onSide(s)}
-          >
-            {t(s === 'buy' ? 'trade.buy' : 'trade.sell')}
-          </button>
-        ))}
-      </div>
-      <div className="v-market-order-form__types" role="tablist">
-        {ORDER_TYPES.map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="tab"
-            aria-selected={type === k}
-            className={`v-market-seg${type === k ? ' is-active' : ''}`}
-            onClick={() => setType(k)}
-          >
-            {t(`trade.type.${k}`)}
-          </button>
-        ))}
-      </div>
+      <TabRow
+        className="v-market-order-form__sides"
+        tabClassName={(s) => `v-market-order-form__side v-market-order-form__side--${s}`}
+        options={ORDER_SIDES}
+        value={side}
+        onChange={onSide}
+        labelOf={(s) => t(s === 'buy' ? 'trade.buy' : 'trade.sell')}
+      />
+      <TabRow
+        className="v-market-order-form__types"
+        tabClassName="v-market-seg"
+        options={ORDER_TYPES}
+        value={type}
+        onChange={setType}
+        labelOf={(k) => t(`trade.type.${k}`)}
+      />
 
       {type === 'limit' ? (
         <div className="v-market-order-form__field">

@@ -7,9 +7,12 @@ import { ApiError } from '../../../shared/api';
 import { formatDecimal } from '../../../shared/markets';
 import { showToast } from '../../../shared/toast';
 import { QueryView } from '../../../shared/ui/QueryView';
+import { TabRow } from '../../../shared/ui/TabRow';
 import { cancelOrder, type OrderView, ordersQuery, tradeKeys } from '../api';
 import './order-list.css';
 import './tabs-row.css';
+
+const ORDER_VIEWS: readonly OrderView[] = ['current', 'history'];
 
 const pad = (n: number) => String(n).padStart(2, '0');
 /** An ISO time as "01-31 14:05:09" in the device's time zone: the year is left out to keep the card short. */
@@ -146,20 +149,14 @@ export function OrderList({ market }: { market: MarketTicker }) {
 
   return (
     <section className="v-market-orders" aria-label={t('trade.orders')}>
-      <div className="v-market-tabs-row" role="tablist">
-        {(['current', 'history'] as const).map((k) => (
-          <button
-            key={k}
-            type="button"
-            role="tab"
-            aria-selected={view === k}
-            className={`v-market-tabs-row__tab${view === k ? ' is-active' : ''}`}
-            onClick={() => setView(k)}
-          >
-            {t(k === 'current' ? 'trade.currentOrders' : 'trade.pastOrders')}
-          </button>
-        ))}
-      </div>
+      <TabRow
+        className="v-market-tabs-row"
+        tabClassName="v-market-tabs-row__tab"
+        options={ORDER_VIEWS}
+        value={view}
+        onChange={setView}
+        labelOf={(k) => t(k === 'current' ? 'trade.currentOrders' : 'trade.pastOrders')}
+      />
       {body}
     </section>
   );
