@@ -49,6 +49,8 @@ export const ContractStreams = { tick: (symbol: string) => `contract:${symbol}` 
 
 const Dec = (description: string) => Type.String({ description: `${description} (decimal string)` });
 const NullDec = (description: string) => Type.Union([Dec(description), Type.Null()]);
+/** A moment as ISO 8601 text in UTC ("2025-01-31T07:05:09.123Z"), as every record of the API gives it. */
+const DateTime = (description: string) => Type.String({ format: 'date-time', description });
 
 /** The live push of a tick (milliseconds, like the trade tape). */
 export const ContractTick = Type.Object({
@@ -65,7 +67,7 @@ export const ContractTickRecord = Type.Object({
   id: Type.String({ description: 'Index tick id' }),
   symbol: Type.String(),
   price: Dec('Index price'),
-  time: Type.String({ description: 'When it was recorded, ISO 8601 UTC' }),
+  time: DateTime('When it was recorded'),
   source: Type.String({ description: "Where the price came from ('sim': the simulated feed)" }),
 });
 export type ContractTickRecord = Static<typeof ContractTickRecord>;
@@ -152,7 +154,7 @@ export const ContractEvent = Type.Object({
   take_profit: NullDec('Take-profit set'),
   stop_loss: NullDec('Stop-loss set'),
   tick: Type.Union([ContractTickRecord, Type.Null()], { description: 'The recorded index tick' }),
-  time: Type.String({ description: 'ISO 8601 UTC' }),
+  time: DateTime('When it happened'),
 });
 export type ContractEvent = Static<typeof ContractEvent>;
 
@@ -183,9 +185,11 @@ export const ContractPosition = Type.Object({
   close_reason: Type.Union([Literals(CONTRACT_CLOSE_REASONS), Type.Null()]),
   open_tick: Type.Union([ContractTickRecord, Type.Null()]),
   close_tick: Type.Union([ContractTickRecord, Type.Null()]),
-  created_at: Type.String({ description: 'ISO 8601 UTC' }),
-  opened_at: Type.Union([Type.String(), Type.Null()]),
-  closed_at: Type.Union([Type.String(), Type.Null()]),
+  created_at: DateTime('Order placed'),
+  opened_at: Type.Union([DateTime('Opened (a limit order: when it filled)'), Type.Null()], {
+    description: 'null while pending',
+  }),
+  closed_at: Type.Union([DateTime('Closed'), Type.Null()], { description: 'null until closed' }),
   history: Type.Array(ContractEvent, { description: 'Oldest first' }),
 });
 export type ContractPosition = Static<typeof ContractPosition>;

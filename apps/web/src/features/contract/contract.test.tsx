@@ -1,6 +1,7 @@
 import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import en from '../../locales/en.json';
+import { formatTime } from '../../shared/datetime';
 import { paths } from '../../shared/paths';
 import { clearSession, setSession } from '../../shared/session';
 import { handlerCount, pushEvent, resetFakeSocket } from '../../test/fake-socket';
@@ -178,6 +179,19 @@ describe('contract screen', () => {
     await waitFor(() => expect(within(card).getByTestId('pnl').textContent).toBe('5.005'));
     expect(within(card).getByTestId('current-price').textContent).toBe('60,500.5');
     expect(screen.getByTestId('index-price').textContent).toBe('60,500.5');
+  });
+
+  it("shows a position's history with each tick's price, source and time (ISO from the API, the device's time zone on screen)", async () => {
+    setSession('tok', user);
+    stub('1000', [holding]);
+    renderPage(<LeverPage />, paths.lever, lever);
+    const card = await screen.findByTestId('position-41');
+    fireEvent.click(within(card).getByRole('button', { name: en.contract.history }));
+    const line = await screen.findByText(/^Index 60,000 at /);
+    expect(line.textContent).toBe(
+      `Index 60,000 at ${formatTime('2023-11-14T22:13:20.000Z')}, source sim (#9)`,
+    );
+    expect(line.textContent).toMatch(/\d{4}-\d\d-\d\d \d\d:\d\d:\d\d/);
   });
 
   it('shows visitors the market and sends them to log in to trade', async () => {

@@ -2,6 +2,7 @@ import type { ContractPosition, ContractStatus } from '@verdant/api';
 import { profitAndLoss } from '@verdant/engine';
 import { Button, Dialog } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
+import { formatTime } from '../../../shared/datetime';
 import { formatDecimal } from '../../../shared/markets';
 import { EmptyState } from '../../../shared/ui/EmptyState';
 
@@ -16,8 +17,6 @@ interface Props {
   onStops: (p: ContractPosition) => void;
   onCancel: (p: ContractPosition) => void;
 }
-
-const time = (at: string | null) => (at === null ? '—' : new Date(at).toLocaleString());
 
 /** Positions of one status; a holding one's current price and P&L follow the live index. */
 export function PositionList(props: Props) {
@@ -69,7 +68,7 @@ function PositionCard({
                 <div className="v-contract-history__tick">
                   {t('contract.tick', {
                     price: px(e.tick.price),
-                    time: time(e.tick.time),
+                    time: formatTime(e.tick.time),
                     source: e.tick.source,
                     id: e.tick.id,
                   })}
