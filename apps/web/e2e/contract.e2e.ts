@@ -44,6 +44,10 @@ type Position = {
   take_profit: string | null;
   pnl: string | null;
   close_reason: string | null;
+  created_at: string;
+  opened_at: string | null;
+  closed_at: string | null;
+  close_tick: { time: string } | null;
 };
 const positions = async (status: string) =>
   (await expectOk(api<{ list: Position[] }>('lever/my_trade', { status }, token))).list;
@@ -172,6 +176,11 @@ describe('contracts, end to end in Chromium at 390 × 844', () => {
       return list[0]!;
     });
     expect(closed).toMatchObject({ id: p!.id, close_reason: 'user' });
+    // a record's moments are ISO 8601 text in UTC, like spot and option orders
+    const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+    for (const at of [closed.created_at, closed.opened_at, closed.closed_at, closed.close_tick?.time])
+      expect(at).toMatch(iso);
+    expect(closed.opened_at! <= closed.closed_at!).toBe(true);
     await page.getByRole('tab', { name: en.contract.tabs.closed }).click();
     await page.getByTestId(`position-${p!.id}`).waitFor();
   });
