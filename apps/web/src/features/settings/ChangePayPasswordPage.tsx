@@ -4,11 +4,11 @@ import { Form, Toast } from 'antd-mobile';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { hasFundPasswordQuery, userCenterQuery, userKeys } from '../../shared/account';
-import { codeRules, fundPasswordRules } from '../../shared/form-rules';
+import { codeRules } from '../../shared/form-rules';
 import { formatPhone, maskEmail } from '../../shared/format';
 import { useGoBack } from '../../shared/navigation';
 import { CodeInput } from '../../shared/ui/CodeInput';
-import { FundPasscode } from '../../shared/ui/FundPasscode';
+import { FundPasscodeItem } from '../../shared/ui/FundPasscodeItem';
 import { QueryView } from '../../shared/ui/QueryView';
 import type { CodeTarget } from '../../shared/verification-code';
 import { updateFundPassword } from './api';
@@ -84,15 +84,7 @@ export default function ChangePayPasswordPage() {
               submit={t('common.confirm')}
             >
               {isSet && !useCode && (
-                <Form.Item
-                  key="old"
-                  name="old_password"
-                  label={t('fund.current')}
-                  rules={fundPasswordRules(t)}
-                  className="v-form__plain"
-                >
-                  <FundPasscode />
-                </Form.Item>
+                <FundPasscodeItem key="old" name="old_password" label={t('fund.current')} />
               )}
               {isSet && useCode && (
                 <>
@@ -138,31 +130,8 @@ export default function ChangePayPasswordPage() {
                   {useCode ? t('fund.useCurrent') : t('fund.useCode')}
                 </button>
               )}
-              <Form.Item
-                name="password"
-                label={t('fund.new')}
-                rules={fundPasswordRules(t)}
-                className="v-form__plain"
-              >
-                <FundPasscode />
-              </Form.Item>
-              <Form.Item
-                name="re_password"
-                label={t('fund.confirm')}
-                dependencies={['password']}
-                validateFirst
-                className="v-form__plain"
-                rules={[
-                  ...fundPasswordRules(t),
-                  ({ getFieldValue }) => ({
-                    validator: async (_rule, value: unknown) => {
-                      if (value !== getFieldValue('password')) throw new Error(t('validation.inconsistent'));
-                    },
-                  }),
-                ]}
-              >
-                <FundPasscode />
-              </Form.Item>
+              <FundPasscodeItem name="password" label={t('fund.new')} />
+              <FundPasscodeItem name="re_password" label={t('fund.confirm')} sameAs="password" />
               <p className="v-settings-form-note">{t('fund.note')}</p>
             </SubmitForm>
           </div>

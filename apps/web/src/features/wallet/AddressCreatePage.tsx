@@ -12,12 +12,12 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { userCenterQuery } from '../../shared/account';
 import { ApiError } from '../../shared/api';
-import { codeRules, fundPasswordRules } from '../../shared/form-rules';
+import { codeRules } from '../../shared/form-rules';
 import { formatPhone, maskEmail } from '../../shared/format';
 import { useGoBack } from '../../shared/navigation';
 import { CodeInput } from '../../shared/ui/CodeInput';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { FundPasscode } from '../../shared/ui/FundPasscode';
+import { FundPasscodeItem } from '../../shared/ui/FundPasscodeItem';
 import { allOf, QueryView } from '../../shared/ui/QueryView';
 import type { CodeTarget } from '../../shared/verification-code';
 import { addWithdrawAddress, walletKeys } from './api';
@@ -150,14 +150,7 @@ export default function AddressCreatePage() {
                   clearable
                 />
               </Form.Item>
-              <Form.Item
-                name="fund_password"
-                label={t('withdraw.fundPassword')}
-                rules={fundPasswordRules(t)}
-                className="v-form__plain"
-              >
-                <FundPasscode />
-              </Form.Item>
+              <FundPasscodeItem name="fund_password" label={t('withdraw.fundPassword')} />
               <Form.Item
                 name="code"
                 label={via ? t('fund.codeSentTo', { target: sentTo }) : t('auth.code')}
