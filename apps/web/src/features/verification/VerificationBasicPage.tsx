@@ -34,7 +34,7 @@ function CountryField({ value, onChange }: { value?: string; onChange?: (v: stri
     <>
       <button
         type="button"
-        className="v-verification-select"
+        className="v-select-box v-verification-select"
         onClick={() => setOpen(true)}
         data-testid="kyc-country"
       >

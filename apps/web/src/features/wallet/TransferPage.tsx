@@ -14,6 +14,7 @@ import { allOf, QueryView } from '../../shared/ui/QueryView';
 import { transfer, walletKeys, walletListQuery } from './api';
 import { AmountInput } from './components/AmountInput';
 import { idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
+import '../../shared/ui/form.css';
 import './wallet.css';
 import './components/fields.css';
 import './transfer.css';
@@ -146,7 +147,7 @@ export default function TransferPage() {
 
             <section className="v-wallet-card v-wallet-field-card">
               <span className="v-wallet-field-card__label">{t('wallet.coin')}</span>
-              <button type="button" className="v-wallet-select" onClick={() => setSheet('coin')}>
+              <button type="button" className="v-select-box v-wallet-select" onClick={() => setSheet('coin')}>
                 <strong>{cur.symbol}</strong>
                 <small>{cur.name}</small>
                 <DownOutline />

@@ -18,6 +18,7 @@ import { FundPasswordBanner, VerificationBanner } from './Banners';
 import { useOnce } from './hooks';
 import { InfoRows } from './InfoRows';
 import { promptDestination, promptFundPassword, promptVerification } from './prompts';
+import '../../../shared/ui/form.css';
 import '../wallet.css';
 import './amount-input.css';
 import './fields.css';
@@ -160,7 +161,7 @@ export function WithdrawForm({ cur, kind }: Props) {
               {listLoaded && options.length === 0 ? (
                 <button
                   type="button"
-                  className="v-wallet-select v-wallet-select--empty"
+                  className="v-select-box v-wallet-select v-wallet-select--empty"
                   onClick={() => navigate(addTo)}
                 >
                   <span>{kind === 'address' ? t('withdraw.addressFirst') : t('withdraw.bankCardFirst')}</span>
@@ -169,7 +170,7 @@ export function WithdrawForm({ cur, kind }: Props) {
               ) : (
                 <button
                   type="button"
-                  className="v-wallet-select"
+                  className="v-select-box v-wallet-select"
                   onClick={() => setSheet(true)}
                   data-testid="withdraw-destination"
                 >
