@@ -13,23 +13,6 @@ const POSTAL_RE = /^[\p{L}\p{N} -]{2,20}$/u;
 // letters of any script, marks, digits and ordinary punctuation; no control characters or markup
 const TEXT_RE = /^[^\p{Cc}<>]*$/u;
 
-interface BankCardRow {
-  id: number;
-  user_id: number;
-  name: string;
-  card_number: string;
-  bank_name: string;
-  branch: string;
-  bank_address: string;
-  swift: string;
-  holder_name: string;
-  iban: string;
-  beneficiary_address: string;
-  postal_code: string;
-  created_at: Date;
-  updated_at: Date;
-}
-
 /** What is stored: every field trimmed and normalised, the optional ones '' when left out. */
 export interface BankCardInput {
   name: string;
@@ -42,6 +25,13 @@ export interface BankCardInput {
   iban: string;
   beneficiary_address: string;
   postal_code: string;
+}
+
+interface BankCardRow extends BankCardInput {
+  id: number;
+  user_id: number;
+  created_at: Date;
+  updated_at: Date;
 }
 
 export function maskCardNumber(digits: string): string {

@@ -150,14 +150,18 @@ export interface Grid {
   lotSize: string;
 }
 
-export interface DecimalCandle {
-  time: number;
+/** A candle's prices and sums as decimal text, the same in memory and in the table. */
+export interface CandleValues {
   open: string;
   high: string;
   low: string;
   close: string;
   volume: string;
   amount: string;
+}
+
+export interface DecimalCandle extends CandleValues {
+  time: number;
   trades: number;
 }
 

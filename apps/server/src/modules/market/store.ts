@@ -1,7 +1,7 @@
 import type { Candle, CandleInterval } from '@verdant/api';
 import type { Queryable } from '../../db/client.ts';
 import { canon } from '../../db/values.ts';
-import { type Acc, toDecimal } from './candles.ts';
+import { type Acc, type CandleValues, toDecimal } from './candles.ts';
 import type { Market } from './markets.ts';
 
 export type CandleSource = Candle['source'];
@@ -22,16 +22,10 @@ const RETURNING = `market_id, interval, (extract(epoch FROM open_time) * 1000)::
   open::text AS open, high::text AS high, low::text AS low, close::text AS close,
   volume::text AS volume, amount::text AS amount, source`;
 
-interface CandleRow {
+interface CandleRow extends CandleValues {
   market_id: number;
   interval: CandleInterval;
   t: string;
-  open: string;
-  high: string;
-  low: string;
-  close: string;
-  volume: string;
-  amount: string;
   source: CandleSource;
 }
 
