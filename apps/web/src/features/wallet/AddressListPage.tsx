@@ -26,7 +26,7 @@ export default function AddressListPage() {
               <li key={a.id}>
                 <button
                   type="button"
-                  className="v-wallet-record v-wallet-record--link v-wallet-address-row"
+                  className="v-wallet-tile v-wallet-record v-wallet-record--link v-wallet-address-row"
                   onClick={() => navigate(href('address', { id: a.id }))}
                 >
                   <CoinBadge symbol={a.symbol} />

@@ -115,7 +115,7 @@ export default function AssetsPage() {
             <section className="v-wallet-assets__account" aria-label={t(`wallet.account.${type}`)}>
               <button
                 type="button"
-                className="v-wallet-assets__account-head"
+                className="v-wallet-tile v-wallet-assets__account-head"
                 onClick={() => navigate(href('tradeAccount', { type }))}
               >
                 <span>

@@ -48,7 +48,7 @@ function WithdrawRow({ r, decimals }: { r: WithdrawalRecord; decimals: number })
   return (
     <button
       type="button"
-      className="v-wallet-record v-wallet-record--link"
+      className="v-wallet-tile v-wallet-record v-wallet-record--link"
       data-testid="withdraw-record"
       onClick={() => navigate(href('withdrawDetail', { id: r.id }))}
     >

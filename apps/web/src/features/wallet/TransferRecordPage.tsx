@@ -14,7 +14,7 @@ import './components/records.css';
 function Row({ r, decimals }: { r: TransferRecord; decimals: number }) {
   const { t } = useTranslation();
   return (
-    <div className="v-wallet-record">
+    <div className="v-wallet-tile v-wallet-record">
       <div className="v-wallet-record__top">
         <strong>{r.symbol}</strong>
         <strong className="v-wallet-record__amount">{formatAmount(r.amount, decimals)}</strong>

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type en from '../../../locales/en.json';
 import { formatTime } from '../../../shared/datetime';
 import { formatAmount, isZero, NO_VALUE } from '../../../shared/money';
+import '../wallet.css';
 import './records.css';
 
 type ReasonKey = `wallet.reason.${keyof typeof en.wallet.reason}`;
@@ -39,7 +40,7 @@ export function FlowRow({
   const { t, i18n } = useTranslation();
   const up = !flow.delta_available.startsWith('-');
   return (
-    <div className="v-wallet-flow" data-testid="flow">
+    <div className="v-wallet-tile v-wallet-flow" data-testid="flow">
       <div className="v-wallet-flow__main">
         <strong>{reasonLabel(i18n, flow)}</strong>
         <small>
