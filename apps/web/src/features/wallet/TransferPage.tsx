@@ -12,7 +12,7 @@ import { ErrorState } from '../../shared/ui/ErrorState';
 import { OptionSheet } from '../../shared/ui/OptionSheet';
 import { allOf, QueryView } from '../../shared/ui/QueryView';
 import { transfer, walletKeys, walletListQuery } from './api';
-import { AmountInput } from './components/AmountInput';
+import { AmountField } from './components/AmountInput';
 import { idParam, isAccountType, useCurrencies, useOnce } from './components/hooks';
 import '../../shared/ui/form.css';
 import './wallet.css';
@@ -153,11 +153,9 @@ export default function TransferPage() {
                 <DownOutline />
               </button>
 
-              <label className="v-wallet-field-card__label" htmlFor="transfer-amount">
-                {t('wallet.amount')}
-              </label>
-              <AmountInput
+              <AmountField
                 id="transfer-amount"
+                label={t('wallet.amount')}
                 value={amount}
                 onChange={(v) => {
                   setServerInsufficient(false);
@@ -165,15 +163,9 @@ export default function TransferPage() {
                 }}
                 decimals={decimals}
                 symbol={cur.symbol}
-                all={isGreater(available, '0') ? formatAmount(available, decimals, { group: false }) : null}
+                available={available}
                 placeholder={t('wallet.amountPlaceholder')}
               />
-              <p className="v-wallet-field-card__hint">
-                {t('wallet.availableAmount', {
-                  amount: formatAmount(available, decimals),
-                  symbol: cur.symbol,
-                })}
-              </p>
               {insufficient && (
                 <p className="v-wallet-warning" role="alert">
                   {t('wallet.insufficient')}

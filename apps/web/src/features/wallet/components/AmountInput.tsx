@@ -1,7 +1,8 @@
 import { Input } from 'antd-mobile';
 import { useTranslation } from 'react-i18next';
-import { cleanAmountInput } from '../../../shared/money';
+import { cleanAmountInput, formatAmount, isGreater } from '../../../shared/money';
 import './amount-input.css';
+import './fields.css';
 
 interface Props {
   value?: string;
@@ -42,5 +43,49 @@ export function AmountInput({ value, onChange, decimals, symbol, all, placeholde
         </button>
       )}
     </div>
+  );
+}
+
+interface FieldProps {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  decimals: number;
+  symbol: string;
+  /** What the account holds, said under the field. */
+  available: string;
+  /** What "all" fills in (the available amount unless a fee or limit lowers it); none when 0. */
+  max?: string;
+  placeholder?: string;
+}
+
+/** An amount field on a wallet card: its label, the input with "all", and the available amount under it. */
+export function AmountField({
+  id,
+  label,
+  available,
+  max = available,
+  decimals,
+  symbol,
+  ...input
+}: FieldProps) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <label className="v-wallet-field-card__label" htmlFor={id}>
+        {label}
+      </label>
+      <AmountInput
+        {...input}
+        id={id}
+        decimals={decimals}
+        symbol={symbol}
+        all={isGreater(max, '0') ? formatAmount(max, decimals, { group: false }) : null}
+      />
+      <p className="v-wallet-field-card__hint">
+        {t('wallet.availableAmount', { amount: formatAmount(available, decimals), symbol })}
+      </p>
+    </>
   );
 }

@@ -13,7 +13,7 @@ import { OptionSheet } from '../../../shared/ui/OptionSheet';
 import { QueryView } from '../../../shared/ui/QueryView';
 import { isFundPassword } from '../../../shared/validation';
 import { addressesQuery, bankCardsQuery, walletKeys, withdraw, withdrawInfoQuery } from '../api';
-import { AmountInput } from './AmountInput';
+import { AmountField } from './AmountInput';
 import { FundPasswordBanner, VerificationBanner } from './Banners';
 import { useOnce } from './hooks';
 import { InfoRows } from './InfoRows';
@@ -182,21 +182,17 @@ export function WithdrawForm({ cur, kind }: Props) {
                 </button>
               )}
 
-              <label className="v-wallet-field-card__label" htmlFor="withdraw-amount">
-                {t('withdraw.amount')}
-              </label>
-              <AmountInput
+              <AmountField
                 id="withdraw-amount"
+                label={t('withdraw.amount')}
                 value={amount}
                 onChange={setAmount}
                 decimals={d}
                 symbol={w.symbol}
-                all={isGreater(most, '0') ? formatAmount(most, d, { group: false }) : null}
+                available={w.available}
+                max={most}
                 placeholder={t('withdraw.amountPlaceholder', { min: formatAmount(w.min_withdraw, d) })}
               />
-              <p className="v-wallet-field-card__hint">
-                {t('wallet.availableAmount', { amount: formatAmount(w.available, d), symbol: w.symbol })}
-              </p>
               {belowMin && (
                 <p className="v-wallet-warning" role="alert">
                   {t('withdraw.belowMin', { min: fmt(w.min_withdraw) })}
