@@ -35,16 +35,20 @@ function send(reply: FastifyReply, status: number, code: number, message: string
   return reply.status(status).type('application/json; charset=utf-8').send(body);
 }
 
+type FrameworkError = { status: number; code: number; key: string };
+const MALFORMED: FrameworkError = { status: 400, code: ErrorCode.VALIDATION, key: 'errors.malformedBody' };
+const BODY_TOO_LARGE: FrameworkError = {
+  status: 413,
+  code: ErrorCode.FILE_TOO_LARGE,
+  key: 'errors.bodyTooLarge',
+};
+
 /** Framework failures (bad JSON, body too large, …) mapped to our codes and messages. */
-const FRAMEWORK: Record<string, { status: number; code: number; key: string }> = {
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: ErrorCode.VALIDATION, key: 'errors.malformedBody' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: ErrorCode.VALIDATION, key: 'errors.malformedBody' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
-    status: 400,
-    code: ErrorCode.VALIDATION,
-    key: 'errors.malformedBody',
-  },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: ErrorCode.FILE_TOO_LARGE, key: 'errors.bodyTooLarge' },
+const FRAMEWORK: Record<string, FrameworkError> = {
+  FST_ERR_CTP_INVALID_JSON_BODY: MALFORMED,
+  FST_ERR_CTP_EMPTY_JSON_BODY: MALFORMED,
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: MALFORMED,
+  FST_ERR_CTP_BODY_TOO_LARGE: BODY_TOO_LARGE,
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     code: ErrorCode.VALIDATION,
@@ -52,19 +56,11 @@ const FRAMEWORK: Record<string, { status: number; code: number; key: string }> =
   },
   FST_ERR_BAD_URL: { status: 400, code: ErrorCode.VALIDATION, key: 'errors.badUrl' },
   FST_REQ_FILE_TOO_LARGE: { status: 413, code: ErrorCode.FILE_TOO_LARGE, key: 'errors.fileTooLarge' },
-  FST_PARTS_LIMIT: { status: 413, code: ErrorCode.FILE_TOO_LARGE, key: 'errors.bodyTooLarge' },
-  FST_FILES_LIMIT: { status: 413, code: ErrorCode.FILE_TOO_LARGE, key: 'errors.bodyTooLarge' },
-  FST_FIELDS_LIMIT: { status: 413, code: ErrorCode.FILE_TOO_LARGE, key: 'errors.bodyTooLarge' },
-  FST_INVALID_MULTIPART_CONTENT_TYPE: {
-    status: 400,
-    code: ErrorCode.VALIDATION,
-    key: 'errors.malformedBody',
-  },
-  FST_MULTIPART_INVALID_CONTENT_TYPE: {
-    status: 400,
-    code: ErrorCode.VALIDATION,
-    key: 'errors.malformedBody',
-  },
+  FST_PARTS_LIMIT: BODY_TOO_LARGE,
+  FST_FILES_LIMIT: BODY_TOO_LARGE,
+  FST_FIELDS_LIMIT: BODY_TOO_LARGE,
+  FST_INVALID_MULTIPART_CONTENT_TYPE: MALFORMED,
+  FST_MULTIPART_INVALID_CONTENT_TYPE: MALFORMED,
   FST_ERR_REP_INVALID_PAYLOAD_TYPE: { status: 500, code: ErrorCode.INTERNAL, key: 'errors.internal' },
 };
 
