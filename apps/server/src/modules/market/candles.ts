@@ -69,34 +69,20 @@ export interface Point {
 
 /** Adds one point (a trade or an index tick) to its candle, making the candle when missing. */
 export function addPoint(acc: Acc | undefined, bucket: number, p: Point): Acc {
-  const trade = p.qty > 0n ? 1 : 0;
-  if (!acc)
-    return {
-      t: bucket,
-      o: p.price,
-      h: p.price,
-      l: p.price,
-      c: p.price,
-      ot: p.t,
-      ct: p.t,
-      v: p.qty,
-      a: p.price * p.qty,
-      n: trade,
-    };
-  if (p.t < acc.ot) {
-    acc.o = p.price;
-    acc.ot = p.t;
-  }
-  if (p.t >= acc.ct) {
-    acc.c = p.price;
-    acc.ct = p.t;
-  }
-  if (p.price > acc.h) acc.h = p.price;
-  if (p.price < acc.l) acc.l = p.price;
-  acc.v += p.qty;
-  acc.a += p.price * p.qty;
-  acc.n += trade;
-  return acc;
+  // The point is a candle of its own, merged like any other.
+  const point: Acc = {
+    t: bucket,
+    o: p.price,
+    h: p.price,
+    l: p.price,
+    c: p.price,
+    ot: p.t,
+    ct: p.t,
+    v: p.qty,
+    a: p.price * p.qty,
+    n: p.qty > 0n ? 1 : 0,
+  };
+  return acc ? mergeAcc(acc, bucket, point) : point;
 }
 
 /** Merges candle `b` into `a` (same bucket): open of the earlier, close of the later. */
