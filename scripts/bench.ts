@@ -28,7 +28,7 @@
  *   contract   — index ticks per second through the contract trigger index with 100,000 open
  *                positions, beside a scan of every position per tick.
  */
-export {}; // an ES module (top-level await), though it imports its sections lazily
+import type { Latency } from './bench/engine.ts'; // a type only: the sections still load lazily
 
 const args = process.argv.slice(2);
 const json = args.includes('--json');
@@ -45,6 +45,13 @@ for (const s of only) {
 }
 const runs = (section: string) => only.size === 0 || only.has(section);
 const figures: Record<string, number> = {};
+
+/** `<prefix>_p50_us`, `_p99_us`, `_p999_us`: a latency's percentiles in microseconds. */
+function latencyFigures(prefix: string, l: Latency): void {
+  figures[`${prefix}_p50_us`] = Number(l.p50Us.toFixed(3));
+  figures[`${prefix}_p99_us`] = Number(l.p99Us.toFixed(3));
+  figures[`${prefix}_p999_us`] = Number(l.p999Us.toFixed(3));
+}
 
 if (runs('first-load')) {
   const { firstLoad } = await import('./bench/first-load.ts');
@@ -115,22 +122,14 @@ if (runs('engine')) {
   figures.engine_ops_per_s = Math.round(steady.oursOpsPerS);
   figures.peer_ops_per_s = Math.round(steady.peerOpsPerS);
   figures.engine_peer_ratio = Number(steady.ratio.toFixed(2));
-  figures.engine_p50_us = Number(steady.ours.p50Us.toFixed(3));
-  figures.engine_p99_us = Number(steady.ours.p99Us.toFixed(3));
-  figures.engine_p999_us = Number(steady.ours.p999Us.toFixed(3));
-  figures.peer_steady_p50_us = Number(steady.peer.p50Us.toFixed(3));
-  figures.peer_steady_p99_us = Number(steady.peer.p99Us.toFixed(3));
-  figures.peer_steady_p999_us = Number(steady.peer.p999Us.toFixed(3));
+  latencyFigures('engine', steady.ours);
+  latencyFigures('peer_steady', steady.peer);
   figures.engine_steady_orders = steady.ordersAtStart;
   figures.engine_deep_ops_per_s = Math.round(deep.oursOpsPerS);
   figures.peer_deep_ops_per_s = Math.round(deep.peerOpsPerS);
   figures.engine_deep_peer_ratio = Number(deep.ratio.toFixed(2));
-  figures.engine_deep_p50_us = Number(deep.ours.p50Us.toFixed(3));
-  figures.engine_deep_p99_us = Number(deep.ours.p99Us.toFixed(3));
-  figures.engine_deep_p999_us = Number(deep.ours.p999Us.toFixed(3));
-  figures.peer_deep_p50_us = Number(deep.peer.p50Us.toFixed(3));
-  figures.peer_deep_p99_us = Number(deep.peer.p99Us.toFixed(3));
-  figures.peer_deep_p999_us = Number(deep.peer.p999Us.toFixed(3));
+  latencyFigures('engine_deep', deep.ours);
+  latencyFigures('peer_deep', deep.peer);
   figures.engine_deep_levels = deep.levelsAtStart;
   // From CPU time: what a machine shared with other work does not inflate.
   for (const [key, f] of [
