@@ -1,6 +1,7 @@
 import type { ContractCloseResult, ContractDeal, ContractPosition, ContractPositionPage } from '@verdant/api';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '../../db/client.ts';
 import { balanceOf, post } from '../../ledger/ledger.ts';
 import { verifyLedger } from '../../ledger/verify.ts';
 import { type Harness, registerByEmail, startHarness } from '../../test/harness.ts';
@@ -644,6 +645,90 @@ describe('concurrency and restarts', () => {
       await app.contract.start();
     }
   });
+
+  it.skipIf(!process.env.DATABASE_URL)(
+    'the job sees a change elsewhere that commits after a higher-numbered one it has read (PostgreSQL)',
+    async () => {
+      await tick('60000');
+      const u = await user('1000');
+      const v = await user('1000');
+      await app.contract.stop();
+      const owner = createContractService(app.ctx, app.market, app.io, app.log, { manualTriggers: true });
+      // `other`'s first transaction stops before its COMMIT (its history row's id drawn) until released
+      const db = app.ctx.db;
+      let drawn!: () => void;
+      const paused = new Promise<void>((r) => {
+        drawn = r;
+      });
+      let release!: () => void;
+      const gate = new Promise<void>((r) => {
+        release = r;
+      });
+      const gated: Db = {
+        kind: db.kind,
+        query: <T>(sql: string, params?: readonly unknown[]) => db.query<T>(sql, params),
+        tx: (fn) =>
+          db.tx(async (q) => {
+            const out = await fn(q);
+            drawn();
+            await gate;
+            return out;
+          }),
+        close: () => db.close(),
+      };
+      const other = createContractService({ ...app.ctx, db: gated }, app.market, app.io, app.log, {
+        manualTriggers: true,
+        waitMs: 0,
+      });
+      const third = createContractService(app.ctx, app.market, app.io, app.log, {
+        manualTriggers: true,
+        waitMs: 0,
+      });
+      let looked = false;
+      try {
+        await owner.start();
+        const stops = { take_profit: '70000', stop_loss: '59000' };
+        const body = { symbol: 'btcusdt', direction: 'long', lots: '1', multiple: '10', ...stops };
+        const p = await owner.submit(u.user.id, body);
+        // the take-profit moves near on `other`: its history row is written, not yet committed
+        const moving = other.setStop(u.user.id, { id: p.id, take_profit: '60100', stop_loss: '59000' });
+        await paused;
+        // meanwhile a later change on a third process commits, with a higher id
+        const later = await third.submit(v.user.id, body);
+        const looking = owner.advanceAll().finally(() => {
+          looked = true;
+        });
+        // the owner's look waits for the uncommitted writer (before the fix it read past it)
+        const waiting = async () =>
+          (
+            await db.query<{ n: number }>(
+              `SELECT count(*)::int AS n FROM pg_locks
+                WHERE locktype = 'advisory' AND NOT granted AND objsubid = 2 AND objid = 1
+                  AND database = (SELECT oid FROM pg_database WHERE datname = current_database())
+                  AND classid::bigint = (hashtext('verdant.contract.events:' || coalesce(current_schema(), ''))::bigint & 4294967295)`,
+            )
+          )[0]!.n > 0;
+        while (!looked && !(await waiting())) await new Promise((r) => setTimeout(r, 10));
+        release();
+        await moving;
+        await looking;
+        // the owner knows the new take-profit: the next tick above it closes the position
+        const crossing = await record('60150');
+        await owner.advanceAll();
+        expect(await position(u.token, p.id, 'closed')).toMatchObject({
+          close_reason: 'take_profit',
+          close_tick: { id: crossing, price: '60150' },
+        });
+        // closed: its stops must not fire in the tests after this one
+        await owner.close(v.user.id, { id: later.id });
+        await clean();
+      } finally {
+        release();
+        await owner.stop();
+        await app.contract.start();
+      }
+    },
+  );
 
   it('fires at start-up, in order, the triggers of ticks recorded while the job was stopped', async () => {
     await tick('60000');

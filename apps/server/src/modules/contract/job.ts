@@ -19,6 +19,7 @@ import {
   type CloseReason,
   changedPositions,
   crossingTicks,
+  eventsTx,
   lastEventId,
   lastTickId,
   lockOpenPositions,
@@ -238,7 +239,7 @@ export function createTriggerJob({ db, market, io, log, load, loaded, latestTick
    * missed, so it fires at the same tick as if this process had known it all along.
    */
   async function syncChanges(c: Contract): Promise<number> {
-    const last = await lastEventId(db);
+    const last = await lastEventId(db, c.id);
     if (last <= c.lastEvent) return 0;
     const rows = await changedPositions(db, c.id, c.lastEvent, last);
     // a known position whose stops changed elsewhere at tick t is run again from t with its new
@@ -293,7 +294,7 @@ export function createTriggerJob({ db, market, io, log, load, loaded, latestTick
   ): Promise<PositionRow[]> {
     let changed: PositionRow[];
     try {
-      changed = await db.tx(async (q) => {
+      changed = await eventsTx(db, c.id, async (q) => {
         const rows = await lockOpenPositions(
           q,
           fired.map((f) => f.id),
@@ -394,7 +395,7 @@ export function createTriggerJob({ db, market, io, log, load, loaded, latestTick
           if (cursor !== null) c.cursor = c.savedCursor = cursor;
           c.index = new TriggerIndex();
           c.waiting = [];
-          c.lastEvent = await lastEventId(db);
+          c.lastEvent = await lastEventId(db, c.id);
           // the last owner may never have seen a position opened or changed on another process (at
           // any time before the cursor): every open one is run over the ticks since its armed tick
           const fired = await admit(c, await openPositions(db, c.id));

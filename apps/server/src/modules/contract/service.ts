@@ -35,6 +35,7 @@ import { cancelPosting, openPosting, triggersOf } from './settlement.ts';
 import {
   addEvent,
   enabledContracts,
+  eventsTx,
   heldBy,
   holdingByContract,
   insertPosition,
@@ -220,7 +221,7 @@ export function createContractService(
         if (stops) throw rule(stops, stops === 'stopLossSide' ? 'stop_loss' : 'take_profit', { price });
         const cost = openCost(c.spec, price, lots, multiple);
         const liq = liquidationTicks(c.spec, direction, price, lots, cost.margin);
-        const row = await db.tx(async (q) => {
+        const row = await eventsTx(db, c.id, async (q) => {
           // the user's contract account (with the fees account, in the ledger's lock order) held
           // from here: the limits below are counted once per user even across processes
           await new LedgerBatch(q).lock([
@@ -325,7 +326,7 @@ export function createContractService(
       for (const { c, ids } of targets) {
         const rows = await locked(c, async () => {
           const tick = await current(c);
-          const out = await db.tx(async (q) => {
+          const out = await eventsTx(db, c.id, async (q) => {
             const done: PositionRow[] = [];
             for (const id of ids) {
               const row = await lockedRow(q, id);
@@ -354,7 +355,7 @@ export function createContractService(
         throw new AppError('CONFLICT', 'contract.notHolding', {}, 'id');
       const updated = await locked(c, async () => {
         const tick = await current(c);
-        const row = await db.tx(async (q) => {
+        const row = await eventsTx(db, c.id, async (q) => {
           const r = await lockedRow(q, first.id);
           if (r.status !== 'holding' && r.status !== 'pending')
             throw new AppError('CONFLICT', 'contract.notHolding', {}, 'id');
@@ -387,7 +388,7 @@ export function createContractService(
       if (first.status !== 'pending') throw new AppError('CONFLICT', 'contract.notPending', {}, 'id');
       const cancelled = await locked(c, async () => {
         const tick = await current(c);
-        const row = await db.tx(async (q) => {
+        const row = await eventsTx(db, c.id, async (q) => {
           const r = await lockedRow(q, first.id);
           if (r.status !== 'pending') throw new AppError('CONFLICT', 'contract.notPending', {}, 'id');
           await post(q, cancelPosting(r, c.currencyId));

@@ -1,6 +1,6 @@
 import type { ContractPosition, ContractStatus } from '@verdant/api';
 import type { Direction } from '@verdant/engine';
-import type { Queryable } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
 import { canon } from '../../db/values.ts';
 
 // The contract tables' rows in and out (contract_markets, contract_positions, contract_events,
@@ -238,9 +238,34 @@ export function openPositions(q: Queryable, contractId: number): Promise<Positio
   );
 }
 
-export async function lastEventId(q: Queryable): Promise<number> {
-  const [top] = await q.query<{ id: string | null }>('SELECT max(id)::text AS id FROM contract_events');
-  return Number(top?.id ?? 0);
+/**
+ * A contract's history lock, two keys (this name and schema; the contract id): writers of its
+ * history rows hold it shared, the trigger job's look for new rows takes it alone. Without it a
+ * row whose id was drawn before a higher one committed could commit after the job had read past it.
+ */
+const EVENTS_LOCK = "hashtext('verdant.contract.events:' || coalesce(current_schema(), ''))";
+
+/**
+ * A transaction that may write a contract's history rows. The lock comes first, before any row
+ * lock, so a writer queued behind the job's look holds nothing another writer waits for.
+ */
+export function eventsTx<T>(db: Db, contractId: number, fn: (q: Queryable) => Promise<T>): Promise<T> {
+  return db.tx(async (q) => {
+    await q.query(`SELECT pg_advisory_xact_lock_shared(${EVENTS_LOCK}, $1::int)`, [contractId]);
+    return fn(q);
+  });
+}
+
+/**
+ * The highest history row id, when every row of the contract with an id up to it has committed
+ * (the writers that drew one are waited for; the ids drawn after are higher).
+ */
+export function lastEventId(db: Db, contractId: number): Promise<number> {
+  return db.tx(async (q) => {
+    await q.query(`SELECT pg_advisory_xact_lock(${EVENTS_LOCK}, $1::int)`, [contractId]);
+    const [top] = await q.query<{ id: string | null }>('SELECT max(id)::text AS id FROM contract_events');
+    return Number(top?.id ?? 0);
+  });
 }
 
 /** A contract's positions with history rows in (from, to]. */
@@ -378,7 +403,7 @@ export async function markCancelled(q: Queryable, id: string): Promise<PositionR
   return u!;
 }
 
-/** One history row (also what tells other processes the position changed). */
+/** One history row (also what tells other processes the position changed); inside `eventsTx`. */
 export async function addEvent(
   q: Queryable,
   e: {
