@@ -1,10 +1,14 @@
 import type { ContractPosition, ContractStatus } from '@verdant/api';
 import type { Direction } from '@verdant/engine';
 import type { Db, Queryable } from '../../db/client.ts';
-import { canon } from '../../db/values.ts';
+import { lastTickIds, type IndexTick as Tick } from '../market/service.ts';
+
+export { crossingTicks, lastTickId, ticksAfter, ticksById } from '../market/service.ts';
+// the index ticks the triggers replay are the market module's: read through it
+export type { Tick };
 
 // The contract tables' rows in and out (contract_markets, contract_positions, contract_events,
-// contract_cursors) and the index ticks the triggers replay. Nothing here decides anything.
+// contract_cursors). Nothing here decides anything.
 
 export type CloseReason = 'user' | 'take_profit' | 'stop_loss' | 'liquidation';
 
@@ -50,23 +54,6 @@ export const POSITION_COLUMNS = `id::text, user_id, contract_id, direction, type
   (extract(epoch FROM opened_at) * 1000)::bigint::text AS opened_at,
   (extract(epoch FROM closed_at) * 1000)::bigint::text AS closed_at`;
 
-/** A recorded index tick, as the triggers and the records use it. */
-export interface Tick {
-  id: number;
-  price: string;
-  source: string;
-  time: number;
-}
-
-const TICK_COLUMNS = `id::text, price::text, source, (extract(epoch FROM created_at) * 1000)::bigint::text AS t`;
-
-const tickOf = (r: { id: string; price: string; source: string; t: string }): Tick => ({
-  id: Number(r.id),
-  price: canon(r.price),
-  source: r.source,
-  time: Number(r.t),
-});
-
 export interface ContractMarketRow {
   id: number;
   market_id: number;
@@ -85,15 +72,20 @@ export interface ContractMarketRow {
 }
 
 /** The enabled contract markets in screen order, with each one's saved cursor and latest tick id. */
-export function enabledContracts(q: Queryable): Promise<ContractMarketRow[]> {
-  return q.query<ContractMarketRow>(
+export async function enabledContracts(q: Queryable): Promise<ContractMarketRow[]> {
+  const rows = await q.query<Omit<ContractMarketRow, 'last'>>(
     `SELECT c.id, c.market_id, c.currency_id, c.lot_value::text, c.multiples,
             c.open_fee_rate::text, c.close_fee_rate::text, c.maintenance_rate::text, c.max_lots_per_order,
-            c.max_lots_per_user, c.max_open_positions, c.sort, k.tick_id::text AS cursor,
-            (SELECT max(id) FROM index_ticks WHERE market_id = c.market_id)::text AS last
+            c.max_lots_per_user, c.max_open_positions, c.sort, k.tick_id::text AS cursor
        FROM contract_markets c LEFT JOIN contract_cursors k ON k.contract_id = c.id
       WHERE c.enabled ORDER BY c.sort, c.id`,
   );
+  // the latest tick ids from the market module (index_ticks is its table)
+  const last = await lastTickIds(
+    q,
+    rows.map((r) => r.market_id),
+  );
+  return rows.map((r) => ({ ...r, last: last.get(r.market_id) ?? null }));
 }
 
 // ---- cursors and ticks -----------------------------------------------------------------------
@@ -112,84 +104,6 @@ export async function writeCursor(q: Queryable, contractId: number, tickId: numb
      ON CONFLICT (contract_id) DO UPDATE SET tick_id = EXCLUDED.tick_id`,
     [contractId, tickId],
   );
-}
-
-/** A market's ticks after `after` (and up to `upTo`), in order, at most `limit` of them. */
-export async function ticksAfter(
-  q: Queryable,
-  marketId: number,
-  after: number,
-  upTo: number | null,
-  limit: number | null = null,
-): Promise<Tick[]> {
-  const params: unknown[] = [marketId, after];
-  let sql = `SELECT ${TICK_COLUMNS} FROM index_ticks WHERE market_id = $1 AND id > $2`;
-  if (upTo !== null) {
-    params.push(upTo);
-    sql += ` AND id <= $${params.length}`;
-  }
-  sql += ' ORDER BY id';
-  if (limit !== null) {
-    params.push(limit);
-    sql += ` LIMIT $${params.length}`;
-  }
-  return (await q.query<{ id: string; price: string; source: string; t: string }>(sql, params)).map(tickOf);
-}
-
-/**
- * A market's ticks in (after, upTo] that may fire a trigger: priced at or above `up` or at or
- * below `down` (null: no trigger on that side), in order, at most `limit` of them. Ticks between
- * them fire nothing, so a replay can skip them.
- */
-export async function crossingTicks(
-  q: Queryable,
-  marketId: number,
-  after: number,
-  upTo: number,
-  bounds: { up: string | null; down: string | null },
-  limit: number,
-): Promise<Tick[]> {
-  const params: unknown[] = [marketId, after, upTo, limit];
-  const sides: string[] = [];
-  if (bounds.up !== null) {
-    params.push(bounds.up);
-    sides.push(`price >= $${params.length}::numeric`);
-  }
-  if (bounds.down !== null) {
-    params.push(bounds.down);
-    sides.push(`price <= $${params.length}::numeric`);
-  }
-  if (sides.length === 0) return [];
-  return (
-    await q.query<{ id: string; price: string; source: string; t: string }>(
-      `SELECT ${TICK_COLUMNS} FROM index_ticks
-        WHERE market_id = $1 AND id > $2 AND id <= $3 AND (${sides.join(' OR ')})
-        ORDER BY id LIMIT $4`,
-      params,
-    )
-  ).map(tickOf);
-}
-
-/** A market's latest tick id (up to `upTo`), or null when it has none. */
-export async function lastTickId(
-  q: Queryable,
-  marketId: number,
-  upTo: number | null,
-): Promise<number | null> {
-  const [r] = await q.query<{ id: string | null }>(
-    `SELECT max(id)::text AS id FROM index_ticks WHERE market_id = $1${upTo === null ? '' : ' AND id <= $2'}`,
-    upTo === null ? [marketId] : [marketId, upTo],
-  );
-  return r?.id == null ? null : Number(r.id);
-}
-
-export async function ticksById(q: Queryable, ids: string[]): Promise<Map<string, Tick>> {
-  if (ids.length === 0) return new Map();
-  const rows = await q.query<{ id: string; price: string; source: string; t: string }>(
-    `SELECT ${TICK_COLUMNS} FROM index_ticks WHERE id = ANY($1::bigint[])`,
-    [ids],
-  );
-  return new Map(rows.map((r) => [r.id, tickOf(r)]));
 }
 
 // ---- positions -------------------------------------------------------------------------------

@@ -380,5 +380,6 @@ export { latestIndexPrices } from './index-prices.ts';
 export type { DepthProvider } from './queries.ts';
 /** For other modules' jobs, inside their transactions: recorded ticks without reading index_ticks. */
 export { latestTickTimes, type SpanTick, ticksThrough } from './queries.ts';
+export { crossingTicks, type IndexTick, lastTickId, lastTickIds, ticksAfter, ticksById } from './ticks.ts';
 export type { RecordedTrades, TradeInput, TradeRecord } from './trades.ts';
 export type { ChartInterval, Market };
