@@ -240,13 +240,20 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const trust = createTrustService(ctx, app.io, app.log);
   app.decorate('trust', trust);
   app.addHook('onListen', async () => trust.start());
-  // new-coin subscription: no job; operators allot, users redeem once unlocked
-  app.decorate('launchpad', createLaunchpadService(ctx, market, app.io, app.log));
+  // new-coin subscription: operators allot, users redeem once unlocked; a launch past its time
+  // gets its spot market at start (tests without a port call launchDue by hand)
+  const launchpad = createLaunchpadService(ctx, market, app.io, app.log);
+  app.decorate('launchpad', launchpad);
+  app.addHook('onListen', async () => {
+    await launchpad.launchDue().catch((err) => app.log.error({ err }, 'launchpad launch'));
+  });
   // the house market maker quotes once the server listens (tests without a port start it by hand)
   if (config.marketMaker.enabled) {
     app.addHook('onListen', async () => {
       jobs.runSingleton('market-maker', async () => {
-        const id = await ensureMarketMaker(db, await market.markets(), config.marketMaker);
+        // the house quotes around the simulated index: a launched coin's market has none
+        const simulated = (await market.markets()).filter((m) => m.simulated);
+        const id = await ensureMarketMaker(db, simulated, config.marketMaker);
         const maker = new MarketMaker(id, spot, market, config.marketMaker, app.log);
         maker.start();
         return () => maker.stop();

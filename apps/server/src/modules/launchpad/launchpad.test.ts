@@ -240,3 +240,74 @@ describe('parallel subscriptions', () => {
     expect(await clean()).toEqual([]);
   });
 });
+
+describe('a launch lists the coin', () => {
+  it('adds the coin/USDT spot market at launch, and the return follows its recorded trade price', async () => {
+    const db = h.app.ctx.db;
+    await db.query(
+      `INSERT INTO currencies (id, symbol, name, decimals, chains, is_fiat, min_deposit, min_withdraw, withdraw_fee, can_deposit, can_withdraw, sort)
+       VALUES (61, 'LNCH', 'Launch Coin', 6, '{}', false, 0, 0, 0, false, false, 61)`,
+    );
+    await project(61, 61, '100000');
+    await db.query(
+      `UPDATE launchpad_projects SET issue_price = 0.5, tick_size = 0.001, lot_size = 0.1 WHERE id = 61`,
+    );
+    const u = await subscriber();
+    const r = await subscribe(u.token, { project_id: '61', amount: '100' });
+    await adminPost('admin/launchpad/pass', { id: r.body.data.id, amount: '100' });
+    // before launch: no market
+    expect(await h.app.launchpad.launchDue()).toEqual([]);
+    expect((await h.app.market.allMarkets()).some((m) => m.symbol === 'lnchusdt')).toBe(false);
+
+    await db.query(
+      `UPDATE launchpad_projects SET starts_at = now() - interval '3 days', ends_at = now() - interval '2 days',
+              launch_at = now() - interval '1 day' WHERE id = 61`,
+    );
+    const added = await h.app.launchpad.launchDue();
+    expect(added).toHaveLength(1);
+    const m = (await h.app.market.allMarkets()).find((x) => x.symbol === 'lnchusdt')!;
+    expect(m).toMatchObject({
+      id: added[0],
+      base: 'LNCH',
+      quote: 'USDT',
+      tickSize: '0.001',
+      lotSize: '0.1',
+      priceDecimals: 3,
+      amountDecimals: 1,
+      enabled: true,
+      simulated: false,
+    });
+    // launching again adds nothing
+    expect(await h.app.launchpad.launchDue()).toEqual([]);
+    // listed with the other markets; no made-up price: it has not traded
+    const quotes = await h.call<{ symbol: string; last: string | null }[]>('GET', 'currency/quotation_new');
+    expect(quotes.status).toBe(200);
+    expect(quotes.body.data.find((t) => t.symbol === 'lnchusdt')).toMatchObject({ last: null });
+
+    // the issue price until a price is recorded
+    const before = await h.call<LaunchpadOrderPage>('GET', 'lh/send/order_list', undefined, {
+      token: u.token,
+    });
+    expect(before.body.data.list[0]).toMatchObject({
+      quantity: '200',
+      accumulated_return: '0',
+      return_rate: '0',
+    });
+
+    await db.tx((q) =>
+      h.app.market.recordTrade(q, { marketId: m.id, price: '0.75', qty: '10', takerSide: 'buy' }),
+    );
+    const after = await h.call<LaunchpadOrderPage>('GET', 'lh/send/order_list', undefined, {
+      token: u.token,
+    });
+    expect(after.body.data.list[0]).toMatchObject({ accumulated_return: '50', return_rate: '0.5' });
+    const info = await h.call<LaunchpadProjectInfo>(
+      'GET',
+      'lh/send/product_info',
+      { id: '61' },
+      { token: u.token },
+    );
+    expect(info.body.data.project.price).toBe('0.75');
+    expect(await clean()).toEqual([]);
+  });
+});

@@ -32,6 +32,8 @@ import {
   addSubscribed,
   freeSubscribed,
   insertOrder,
+  lastTradePrice,
+  marketOfPair,
   markPassed,
   markRedeemed,
   markRejected,
@@ -42,6 +44,8 @@ import {
   type ProjectRow,
   projectRow,
   projectRows,
+  setMarket,
+  unlistedLaunched,
   userSubscribed,
 } from './store.ts';
 import {
@@ -69,12 +73,17 @@ export function createLaunchpadService(
 ) {
   const { db } = ctx;
 
-  /** The coin's current price: the index of its market against the payment currency once it trades. */
+  /**
+   * The coin's current price: a recorded one once its market has any (its latest trade, else its
+   * latest index tick), the issue price until then. Accumulated return and total return rate
+   * follow it (present.ts).
+   */
   async function priceOf(p: ProjectRow): Promise<string> {
-    const m = (await market.allMarkets()).find(
-      (x) => x.baseCurrencyId === p.coin_currency_id && x.quoteCurrencyId === p.pay_currency_id,
-    );
-    const tick = m ? await market.indexAt(m.id) : null;
+    const m = p.market_id ?? (await marketOfPair(db, p.coin_currency_id, p.pay_currency_id));
+    if (m === undefined) return canon(p.issue_price);
+    const traded = await lastTradePrice(db, m);
+    if (traded !== undefined) return canon(traded);
+    const tick = await market.indexAt(m);
     return tick?.price ?? canon(p.issue_price);
   }
 
@@ -142,6 +151,40 @@ export function createLaunchpadService(
   }
 
   return {
+    /**
+     * A launch adds the coin's spot market (coin against the payment currency, the project's
+     * tick and lot) through the market module: for every project whose launch time has passed
+     * and that has no market yet. Answers the markets added. Run at start (app.ts); the spot
+     * books are built at start, so a market added takes orders from the next start.
+     */
+    async launchDue(now = Date.now()): Promise<number[]> {
+      const added: number[] = [];
+      for (const { id } of await unlistedLaunched(db, new Date(now))) {
+        const marketId = await db.tx(async (q) => {
+          const p = (await projectRow(q, id, true))!;
+          if (p.market_id !== null) return null;
+          const existing = await marketOfPair(q, p.coin_currency_id, p.pay_currency_id);
+          const m =
+            existing ??
+            (await market.addMarket(q, {
+              baseCurrencyId: p.coin_currency_id,
+              quoteCurrencyId: p.pay_currency_id,
+              tickSize: p.tick_size,
+              lotSize: p.lot_size,
+              referencePrice: p.issue_price,
+            }));
+          await setMarket(q, p.id, m);
+          return existing === undefined ? m : null;
+        });
+        if (marketId !== null) added.push(marketId);
+      }
+      if (added.length > 0) {
+        market.reload();
+        log.info({ markets: added }, 'launched coins listed');
+      }
+      return added;
+    },
+
     async config(query: LaunchpadListQuery, lang: Lang, now = Date.now()): Promise<LaunchpadConfig> {
       const state = parseState(query.state);
       const [ps, cs] = await Promise.all([projectRows(db), currenciesById(db)]);

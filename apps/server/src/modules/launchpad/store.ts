@@ -21,6 +21,9 @@ export interface ProjectRow {
   lockup_days: number;
   expected_return: string;
   recommend: boolean;
+  tick_size: string;
+  lot_size: string;
+  market_id: number | null;
 }
 
 export interface OrderRow {
@@ -42,7 +45,7 @@ export interface OrderRow {
 
 const PROJECT_SELECT = `id, name, intro, coin_currency_id, pay_currency_id, issue_price::text, total_supply::text,
   subscribed::text, user_min::text, user_max::text, starts_at, ends_at, launch_at, lockup_days,
-  expected_return::text, recommend`;
+  expected_return::text, recommend, tick_size::text, lot_size::text, market_id`;
 /** A subscription's columns (table alias `o`). */
 export const ORDER_SELECT = `o.id::text, o.user_id, o.project_id, o.amount::text, o.status, o.quantity::text, o.cost::text,
   o.refund::text, o.unlock_at, o.redeemed_at, o.reviewed_by, o.reviewed_at, o.reason, o.created_at`;
@@ -152,3 +155,32 @@ export const accountsOf = (q: Queryable, userIds: number[]) =>
     'SELECT id, coalesce(email, mobile) AS account FROM users WHERE id = ANY ($1::int[])',
     [userIds],
   );
+
+/** Launched projects (launch_at passed) whose market is not added yet. */
+export const unlistedLaunched = (q: Queryable, at: Date) =>
+  q.query<{ id: number }>(
+    'SELECT id FROM launchpad_projects WHERE market_id IS NULL AND launch_at <= $1 ORDER BY id',
+    [at.toISOString()],
+  );
+
+export async function setMarket(q: Queryable, projectId: number, marketId: number): Promise<void> {
+  await q.query('UPDATE launchpad_projects SET market_id = $2 WHERE id = $1', [projectId, marketId]);
+}
+
+/** The market already trading this pair, if any. */
+export async function marketOfPair(q: Queryable, base: number, quote: number): Promise<number | undefined> {
+  const [m] = await q.query<{ id: number }>(
+    'SELECT id FROM markets WHERE base_currency_id = $1 AND quote_currency_id = $2',
+    [base, quote],
+  );
+  return m?.id;
+}
+
+/** The price of a market's latest trade, if it traded. */
+export async function lastTradePrice(q: Queryable, marketId: number): Promise<string | undefined> {
+  const [t] = await q.query<{ price: string }>(
+    'SELECT price::text AS price FROM trades WHERE market_id = $1 ORDER BY id DESC LIMIT 1',
+    [marketId],
+  );
+  return t?.price;
+}

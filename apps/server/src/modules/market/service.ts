@@ -16,7 +16,7 @@ import { AppError, invalid } from '../../http/errors.ts';
 import { type BackfillOptions, backfillMarket } from './backfill.ts';
 import { toSteps } from './candles.ts';
 import { IndexFeed, type IndexSource, SimSource } from './feed.ts';
-import { loadMarkets, type Market, normalizeSymbol } from './markets.ts';
+import { insertMarket, loadMarkets, type Market, type NewMarket, normalizeSymbol } from './markets.ts';
 import { MarketPublisher } from './publisher.ts';
 import { candlePage, type DepthProvider, dealPage, favouriteIds, indexAt } from './queries.ts';
 import { seedOf } from './sim.ts';
@@ -167,7 +167,7 @@ export function createMarketService(
 
   const feed = new IndexFeed(
     opts.source ?? new SimSource(seed),
-    { recordTicks, markets: enabled },
+    { recordTicks, markets: async () => (await enabled()).filter((m) => m.simulated) },
     config.feedIntervalMs,
     reportError,
   );
@@ -197,7 +197,8 @@ export function createMarketService(
     const ms = await markets();
     let written = 0;
     const started = Date.now();
-    for (const m of ms) written += await backfillMarket(db, m, seed, config.backfillDays, nowMs, opts);
+    for (const m of ms)
+      if (m.simulated) written += await backfillMarket(db, m, seed, config.backfillDays, nowMs, opts);
     if (written > 0) {
       invalidateTickers();
       log.info({ candles: written, ms: Date.now() - started }, 'market history back-filled (simulated)');
@@ -229,6 +230,12 @@ export function createMarketService(
     byId,
     /** The enabled market a request names (btcusdt, BTC/USDT…), or the localized error. */
     market,
+    /**
+     * Adds a launched coin's market inside the caller's transaction (markets as data); call
+     * `reload` after the commit. Not simulated: no index feed or back-fill serves it, its price
+     * is its trades. The spot books are built at start, so it takes orders from the next start.
+     */
+    addMarket: (q: Queryable, n: NewMarket) => insertMarket(q, n),
     /** Reads markets again (after an operator changes them). */
     reload(): void {
       all = null;

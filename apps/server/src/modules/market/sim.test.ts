@@ -11,6 +11,7 @@ const btc: WalkParams = { marketId: 1, volatility: 0.55, reference: 67_000 };
 const market = (over: Partial<Market> = {}): Market => ({
   id: 1,
   symbol: 'btcusdt',
+  simulated: true,
   base: 'BTC',
   quote: 'USDT',
   baseCurrencyId: 1,

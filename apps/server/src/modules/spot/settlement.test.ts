@@ -22,6 +22,7 @@ const USDT = 3;
 const market: Market = {
   id: 7,
   symbol: 'btcusdt',
+  simulated: true,
   base: 'BTC',
   quote: 'USDT',
   baseCurrencyId: BTC,
