@@ -37,6 +37,9 @@ beforeAll(async () => {
   token = await registerByEmail(server, mailbox, `a11y.${Date.now()}@example.com`, 'secret123');
   user = await expectOk(server.api('user/center', {}, token, 'GET'));
   ({ browser, page } = await launchBrowser(server.base));
+  // axe measures colours as painted: a page still sliding in (opacity) blends text into its
+  // background and reads as low contrast; the app turns the slide off under reduced motion.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
 });
 
 afterAll(async () => {
