@@ -80,7 +80,8 @@ export const PAGE_LIMIT_DEFAULT = 20;
 export const PAGE_LIMIT_MAX = 100;
 
 /** Operator roles: a reviewer lists and reviews; an admin also reads the audit log. */
-export const OPERATOR_ROLES = ['admin', 'reviewer'] as const;
+/** admin: everything; reviewer: the review queues; support: the help centre's chats. */
+export const OPERATOR_ROLES = ['admin', 'reviewer', 'support'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
 /** An operator's rejection reason and a payout reference, in characters. */

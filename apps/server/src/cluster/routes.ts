@@ -37,7 +37,7 @@ export function clusterRoutes(state: {
     const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
     app.decorateRequest('operator', null);
     app.get('/admin/cluster', {
-      preHandler: requireOperator(app),
+      preHandler: requireOperator(app, ['admin']),
       schema: {
         tags: ['admin'],
         summary: 'Which process owns each market and runs each singleton job',

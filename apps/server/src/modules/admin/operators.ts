@@ -265,17 +265,20 @@ export async function findOperatorSession(q: Queryable, token: string): Promise<
 
 /**
  * preHandler of /api/admin routes: an operator session is required (999 otherwise, also for a
- * user's token); with `role: 'admin'` a reviewer is refused with 403.
+ * user's token), and its role must be one of `roles` (403 otherwise); admins may do everything.
  */
-export function requireOperator(app: FastifyInstance, role?: 'admin') {
+export function requireOperator(app: FastifyInstance, roles: readonly OperatorRole[] = OPERATOR_ROLES) {
   return async (req: FastifyRequest) => {
     const token = readToken(req);
     const session = token ? await findOperatorSession(app.ctx.db, token) : null;
     if (!session) throw new NotLoggedInError('admin.loginRequired');
-    if (role === 'admin' && session.role !== 'admin') throw new AdminForbidden();
+    if (session.role !== 'admin' && !roles.includes(session.role)) throw new AdminForbidden();
     req.operator = session;
   };
 }
+
+/** Who may work the review queues (identity, deposits, withdrawals, subscriptions). */
+export const REVIEWERS: readonly OperatorRole[] = ['admin', 'reviewer'];
 
 /** The operator of the request; only call behind `requireOperator`. */
 export function operatorOf(req: FastifyRequest): OperatorSession {

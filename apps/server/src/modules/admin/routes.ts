@@ -29,7 +29,14 @@ import type { FastifyInstance } from 'fastify';
 import { ok } from '../../http/envelope.ts';
 import { limit } from '../../http/rate-limits.ts';
 import { sendPicture, uploadsService } from '../uploads/service.ts';
-import { loginOperator, logoutOperator, operatorOf, requireOperator, toOperator } from './operators.ts';
+import {
+  loginOperator,
+  logoutOperator,
+  operatorOf,
+  REVIEWERS,
+  requireOperator,
+  toOperator,
+} from './operators.ts';
 import { adminService } from './service.ts';
 
 const secured = [{ session: [] }];
@@ -44,8 +51,9 @@ export default async function adminRoutes(fastify: FastifyInstance) {
   app.decorateRequest('operator', null);
   const admin = adminService(app.ctx);
   const uploads = uploadsService(app.ctx);
-  const operator = requireOperator(app);
-  const adminOnly = requireOperator(app, 'admin');
+  const anyOperator = requireOperator(app);
+  const operator = requireOperator(app, REVIEWERS);
+  const adminOnly = requireOperator(app, ['admin']);
 
   app.post(`/${AdminPaths.login}`, {
     // the user login's limits, keyed by the operator's username: per address and username, per
@@ -61,7 +69,7 @@ export default async function adminRoutes(fastify: FastifyInstance) {
   });
 
   app.post(`/${AdminPaths.logout}`, {
-    preHandler: operator,
+    preHandler: anyOperator,
     schema: { tags, summary: 'End this operator session', security: secured, response: { 200: Ok(Empty) } },
     handler: async (req) => {
       await logoutOperator(app.ctx.db, operatorOf(req), req.ip);
@@ -70,7 +78,7 @@ export default async function adminRoutes(fastify: FastifyInstance) {
   });
 
   app.get(`/${AdminPaths.me}`, {
-    preHandler: operator,
+    preHandler: anyOperator,
     schema: { tags, summary: 'The logged-in operator', security: secured, response: { 200: Ok(Operator) } },
     handler: async (req) => ok(req, toOperator(operatorOf(req))),
   });

@@ -45,7 +45,7 @@ import type { OperatorSession } from './operators.ts';
 
 // for modules whose operator reviews live beside their own rules (launchpad): the audit log and operator guard
 export { writeAudit } from './audit.ts';
-export { operatorOf, requireOperator } from './operators.ts';
+export { operatorOf, REVIEWERS, requireOperator } from './operators.ts';
 
 const REASON_KEYS = { required: 'admin.reasonRequired', tooLong: 'admin.reasonTooLong' };
 const TX_REF_KEYS = { required: 'admin.txRefRequired', tooLong: 'admin.txRefTooLong' };

@@ -22,7 +22,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { optionalUser, requireUser, userId } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
-import { operatorOf, requireOperator } from '../admin/service.ts';
+import { operatorOf, REVIEWERS, requireOperator } from '../admin/service.ts';
 
 const tags = ['launchpad'];
 const secured = [{ session: [] }];
@@ -31,7 +31,7 @@ export default async function launchpadRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const launchpad = app.launchpad;
   const auth = requireUser(app);
-  const operator = requireOperator(app);
+  const operator = requireOperator(app, REVIEWERS);
 
   app.get(`/${Paths.launchpadConfig}`, {
     schema: {
