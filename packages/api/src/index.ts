@@ -12,6 +12,7 @@ export * from './schemas/kyc.ts';
 export * from './schemas/launchpad.ts';
 export * from './schemas/market.ts';
 export * from './schemas/option.ts';
+export * from './schemas/referral.ts';
 export * from './schemas/spot.ts';
 export * from './schemas/trust.ts';
 export * from './schemas/wallet.ts';
