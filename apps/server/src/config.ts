@@ -54,6 +54,11 @@ export interface Config {
   xpubTron: string | undefined;
   /** The platform's bank account for bank deposits, as JSON; unset: labelled placeholders. */
   bankDetails: string | undefined;
+  /**
+   * DEMO_FUNDS=0 switches the demo funds off; they are offered only while every chain runs on
+   * development keys (no XPUB_* set), whatever this says.
+   */
+  demoFunds: boolean;
   /** Milliseconds between two rounds of the index feed; 0 stops the feed (tests drive it by hand). */
   feedIntervalMs: number;
   /**
@@ -181,6 +186,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       refreshMs: int(env.MM_REFRESH_MS, 2000),
       fundQuote: env.MM_FUND_QUOTE || '50000000',
     },
+    demoFunds: env.DEMO_FUNDS !== '0',
     db: {
       connectTimeoutMs: int(env.DB_CONNECT_TIMEOUT_MS, 5_000),
       statementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 15_000),

@@ -39,10 +39,15 @@ export const ErrorCode = {
   CURRENCY_UNAVAILABLE: 3003,
   WITHDRAW_ADDRESS_REQUIRED: 3010,
   WITHDRAW_DAILY_LIMIT: 3011,
+  // an operator froze the user's withdrawals
+  WITHDRAW_FROZEN: 3013,
   ADDRESS_INVALID: 3012,
   VERIFICATION_REQUIRED: 3020,
   BASIC_VERIFICATION_REQUIRED: 3021,
   ALREADY_REVIEWED: 3030,
+  // demo funds: already taken, or not offered on this server
+  DEMO_FUNDS_TAKEN: 3040,
+  DEMO_FUNDS_OFF: 3041,
   // operators
   ADMIN_FORBIDDEN: 4003,
 } as const;

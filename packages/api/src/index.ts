@@ -8,6 +8,7 @@ export * from './schemas/account.ts';
 export * from './schemas/admin.ts';
 export * from './schemas/common.ts';
 export * from './schemas/contract.ts';
+export * from './schemas/console-users.ts';
 export * from './schemas/kyc.ts';
 export * from './schemas/launchpad.ts';
 export * from './schemas/market.ts';

@@ -31,6 +31,8 @@ export const Paths = {
   walletLegalLog: 'wallet/legal_log',
   walletChange: 'wallet/change',
   walletTransfers: 'wallet/hzhistory', // GET
+  // not in spec §7: demo funds while the server runs on development deposit keys (GET: offered?)
+  demoFunds: 'wallet/demo_funds',
   depositAddress: 'wallet/get_in_address',
   depositRequest: 'wallet/charge_req',
   withdrawInfo: 'wallet/get_info',
@@ -104,3 +106,13 @@ export const AdminPaths = {
   rejectLaunchpad: 'admin/launchpad/reject',
 } as const;
 export type PathName = keyof typeof Paths;
+  // users, dashboard and balance adjustments (issue 23)
+  userDetail: 'admin/users/detail', // GET ?user_id
+  userFreeze: 'admin/users/freeze',
+  userUnfreeze: 'admin/users/unfreeze',
+  dashboard: 'admin/dashboard', // GET
+  ledgerCheck: 'admin/ledger/verify',
+  adjustments: 'admin/adjustments', // GET ?status
+  adjustmentRequest: 'admin/adjustments/request',
+  adjustmentApprove: 'admin/adjustments/approve',
+  adjustmentReject: 'admin/adjustments/reject',

@@ -60,6 +60,8 @@ describe('the tables store exactly the states the API names', () => {
     ['spot_orders', 'status', ORDER_STATUSES],
     ['spot_orders', 'cancel_reason', CANCEL_REASONS],
     ['trades', 'taker_side', ORDER_SIDES],
+    ['balance_adjustments', 'status', MONEY_REQUEST_STATES],
+    ['balance_adjustments', 'account_type', WALLET_ACCOUNT_TYPES],
     ['candles', 'interval', CANDLE_INTERVALS],
     ['candles', 'source', CANDLE_SOURCES],
   ] as const)('%s.%s', (table, column, values) => {

@@ -19,8 +19,10 @@ export const HOUSE_ACCOUNTS = [
   'contract_pool',
   'trust_pool',
   'launchpad',
-  // the platform's own capital: funds the house market maker
+  // the platform's own capital: funds the house market maker and the demo funds of newcomers
   'treasury',
+  // the other side of manual balance adjustments approved by two operators
+  'adjustments',
 ] as const;
 export type HouseAccount = (typeof HOUSE_ACCOUNTS)[number];
 

@@ -97,3 +97,16 @@ export async function userBalances(q: Queryable, userId: number): Promise<UserBa
   );
   return rows.map((r) => ({ ...r, available: canon(r.available), frozen: canon(r.frozen) }));
 }
+
+/** The balances (available + frozen) of these house accounts, per currency, as decimal strings. */
+export async function houseBalances(
+  q: Queryable,
+  houses: readonly string[],
+): Promise<{ house: string; currency_id: number; balance: string }[]> {
+  const rows = await q.query<{ house: string; currency_id: number; balance: string }>(
+    `SELECT house, currency_id, (available + frozen)::text AS balance FROM ledger_accounts
+      WHERE house = ANY($1::text[]) ORDER BY house, currency_id`,
+    [houses],
+  );
+  return rows.map((r) => ({ ...r, balance: canon(r.balance) }));
+}

@@ -40,7 +40,9 @@ const PageFields = {
 };
 
 export const AdminUsersQuery = Type.Object({
-  q: Str('Search: part of an e-mail address, phone number or nickname, or a user id', { maxLength: 100 }),
+  q: Str('Search: part of an e-mail address, phone number or nickname, an invite code, or a user id', {
+    maxLength: 100,
+  }),
   ...PageFields,
 });
 export type AdminUsersQuery = Static<typeof AdminUsersQuery>;
@@ -54,7 +56,9 @@ export const AdminUser = Type.Object({
   email: NullableString(),
   verification: Type.String(),
   advanced_verification: Type.String(),
-  status: Type.String(),
+  status: Type.String({ description: "active, or disabled: the operators froze the user's login" }),
+  withdraw_frozen: Type.Boolean({ description: "The operators froze the user's withdrawals" }),
+  invite_code: Type.String(),
   created_at: Type.String({ format: 'date-time' }),
   last_login_at: NullableString(),
 });

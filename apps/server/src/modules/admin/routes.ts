@@ -38,6 +38,7 @@ import {
   toOperator,
 } from './operators.ts';
 import { adminService } from './service.ts';
+import adminUsersRoutes from './users-routes.ts';
 
 const secured = [{ session: [] }];
 const tags = ['admin'];
@@ -55,6 +56,7 @@ export default async function adminRoutes(fastify: FastifyInstance) {
   const operator = requireOperator(app, REVIEWERS);
   const adminOnly = requireOperator(app, ['admin']);
 
+  await app.register(adminUsersRoutes);
   app.post(`/${AdminPaths.login}`, {
     // the user login's limits, keyed by the operator's username: per address and username, per
     // username across addresses, and a ceiling per address

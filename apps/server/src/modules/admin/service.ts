@@ -2,11 +2,13 @@ import type {
   AdminAuditQuery,
   AdminBalance,
   AdminDeposit,
+  AdminFreezeBody,
   AdminLedgerEntry,
   AdminUser,
   AdminVerification,
   AdminWithdrawal,
   Lang,
+  UserStatus,
 } from '@verdant/api';
 import {
   AdminPaths,
@@ -40,8 +42,11 @@ import {
   rejectWithdrawal,
   type StoredMoneyRequest,
 } from '../wallet/service.ts';
+import { adjustments } from './adjustments.ts';
 import { listAudit, writeAudit } from './audit.ts';
+import { dashboard, ledgerCheck } from './dashboard.ts';
 import type { OperatorSession } from './operators.ts';
+import { freezeUser, toAdminUser, userDetail } from './users.ts';
 
 // for modules whose operator reviews live beside their own rules (launchpad): the audit log and operator guard
 export { writeAudit } from './audit.ts';
@@ -203,42 +208,29 @@ export function adminService(ctx: AppContext) {
     return { items, total, page: p.page, limit: p.limit };
   }
 
-  return {
+  const adjustmentsOf = adjustments(db);
+
+  const userParts = {
     async users(query: { q?: string | undefined } & PageInput) {
       const p = parsePaging(query);
       const { rows, total } = await searchUsers(db, (query.q ?? '').trim(), p);
-      const items: AdminUser[] = rows.map((r) => ({
-        id: r.id,
-        nickname: r.nickname,
-        account: accountOf(r),
-        area_code: r.area_code,
-        mobile: r.mobile,
-        email: r.email,
-        verification: r.verification,
-        advanced_verification: r.advanced_verification,
-        status: r.status,
-        created_at: r.created_at.toISOString(),
-        last_login_at: r.last_login_at?.toISOString() ?? null,
-      }));
+      const items: AdminUser[] = rows.map((r) =>
+        toAdminUser({ ...r, status: r.status as UserStatus, account: accountOf(r) }),
+      );
       return { items, total, page: p.page, limit: p.limit };
     },
 
-    async balances(userIdInput: string | undefined): Promise<AdminBalance[]> {
+    /** A user with balances, ledger-backed activity in each module, and referrals. */
+    async userDetail(userIdInput: string | undefined) {
       const userId = await assertUser(userIdInput);
-      // the ledger's accounts, read through the ledger (their table is its own)
-      const rows: Omit<AdminBalance, 'symbol'>[] = (await userBalances(db, userId)).map((b) => ({
-        ...b,
-        total: addDecimal(b.available, b.frozen),
-      }));
-      // the accounts in the wallet's order, each one's currencies in the currency list's
-      const currencies = await listCurrencies(db);
-      const place = (c: number) => currencies.findIndex((x) => x.id === c);
-      const order = (b: Omit<AdminBalance, 'symbol'>) =>
-        WALLET_ACCOUNT_TYPES.indexOf(b.type as (typeof WALLET_ACCOUNT_TYPES)[number]) * 1e6 +
-        place(b.currency_id);
-      return rows
-        .sort((x, y) => order(x) - order(y))
-        .map((b) => ({ ...b, symbol: currencies[place(b.currency_id)]?.symbol ?? '' }));
+      return userDetail(db, userId, await balancesOf(userId));
+    },
+
+    /** Freeze (or unfreeze) a user's login or withdrawals, with a reason; audited. */
+    async freeze(frozen: boolean, op: OperatorSession, ip: string, body: AdminFreezeBody) {
+      const userId = await assertUser(body.user_id);
+      await freezeUser(db, userId, frozen, op, ip, body);
+      return userDetail(db, userId, await balancesOf(userId));
     },
 
     async ledger(query: { user_id?: string | undefined } & PageInput) {
@@ -251,6 +243,33 @@ export function adminService(ctx: AppContext) {
         account_type: r.type,
         currency_id: r.currency_id,
         symbol: r.symbol,
+    adjustments: adjustmentsOf,
+    dashboard: async () => dashboard(db, await adjustmentsOf.pendingCount(db)),
+    ledgerCheck: () => ledgerCheck(db),
+
+    balances: async (userIdInput: string | undefined) => balancesOf(await assertUser(userIdInput)),
+  };
+
+  async function balancesOf(userId: number): Promise<AdminBalance[]> {
+    // the ledger's accounts, read through the ledger (their table is its own)
+    const rows: Omit<AdminBalance, 'symbol'>[] = (await userBalances(db, userId)).map((b) => ({
+      ...b,
+      total: addDecimal(b.available, b.frozen),
+    }));
+    // the accounts in the wallet's order, each one's currencies in the currency list's
+    const currencies = await listCurrencies(db);
+    const place = (c: number) => currencies.findIndex((x) => x.id === c);
+    const order = (b: Omit<AdminBalance, 'symbol'>) =>
+      WALLET_ACCOUNT_TYPES.indexOf(b.type as (typeof WALLET_ACCOUNT_TYPES)[number]) * 1e6 +
+      place(b.currency_id);
+    return rows
+      .sort((x, y) => order(x) - order(y))
+      .map((b) => ({ ...b, symbol: currencies[place(b.currency_id)]?.symbol ?? '' }));
+  }
+
+  return {
+    ...userParts,
+
         delta_available: r.delta_available,
         delta_frozen: r.delta_frozen,
         available_after: r.available_after,

@@ -416,3 +416,6 @@ declare module 'fastify' {
     contract: ContractService;
   }
 }
+
+// read by the operators' console (modules/admin)
+export { openInterest, userContractPositions } from './operator-reads.ts';

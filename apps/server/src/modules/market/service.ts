@@ -390,3 +390,6 @@ export { latestTickTimes, type SpanTick, ticksThrough } from './queries.ts';
 export { crossingTicks, type IndexTick, lastTickId, lastTickIds, ticksAfter, ticksById } from './ticks.ts';
 export type { RecordedTrades, TradeInput, TradeRecord } from './trades.ts';
 export type { ChartInterval, Market };
+
+// read by the operators' console (modules/admin)
+export { marketVolumes } from './volumes.ts';

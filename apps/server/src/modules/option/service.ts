@@ -412,3 +412,6 @@ declare module 'fastify' {
     option: OptionService;
   }
 }
+
+// read by the operators' console (modules/admin)
+export { userOptionOrders } from './operator-reads.ts';

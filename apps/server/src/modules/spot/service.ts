@@ -268,3 +268,6 @@ declare module 'fastify' {
     spot: SpotService;
   }
 }
+
+// read by the operators' console (modules/admin)
+export { userSpotOrders } from './operator-reads.ts';

@@ -281,3 +281,6 @@ declare module 'fastify' {
     trust: TrustService;
   }
 }
+
+// read by the operators' console (modules/admin)
+export { userTrustOrders } from './operator-reads.ts';

@@ -435,6 +435,16 @@ export type UserService = ReturnType<typeof userService>;
 // What other modules may use of this one: the users table's functions and the dialling codes.
 export { areaCodes } from './contacts.ts';
 export {
+  type FreezeTarget,
+  setFrozen,
+  type UserControls,
+  type UserProfile,
+  userControls,
+  userCounts,
+  userProfile,
+  withdrawFrozen,
+} from './controls.ts';
+export {
   accountOf,
   ensureSystemUser,
   lockUser,

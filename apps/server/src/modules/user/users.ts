@@ -82,13 +82,18 @@ export interface UserListRow extends AccountContact {
   verification: VerificationState;
   advanced_verification: VerificationState;
   status: string;
+  withdraw_frozen: boolean;
+  invite_code: string;
   created_at: Date;
   last_login_at: Date | null;
 }
 
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Users matching `text` (part of an e-mail, phone number or nickname, or an id; empty: all), newest first. */
+/**
+ * Users matching `text` (part of an e-mail, phone number or nickname, an invite code, or an id;
+ * empty: all), newest first.
+ */
 export async function searchUsers(
   q: Queryable,
   text: string,
@@ -100,6 +105,9 @@ export async function searchUsers(
     const digits = text.replace(/\D/g, '');
     params.push(`%${escapeLike(text.toLowerCase())}%`);
     const parts = ['u.email LIKE $1', 'lower(u.nickname) LIKE $1'];
+    // invite codes are stored upper case; a code is matched whole
+    params.push(text.toUpperCase());
+    parts.push(`u.invite_code = $${params.length}`);
     if (digits.length >= 3) {
       params.push(`%${digits}%`);
       parts.push(`(u.area_code || u.mobile) LIKE $${params.length}`);
@@ -115,7 +123,8 @@ export async function searchUsers(
     {
       count: `SELECT count(*)::int AS n FROM users u ${cond}`,
       list: `SELECT u.id, u.nickname, u.account_type, u.area_code, u.mobile, u.email, u.verification,
-                    u.advanced_verification, u.status, u.created_at, u.last_login_at
+                    u.advanced_verification, u.status, u.withdraw_frozen, u.invite_code, u.created_at,
+                    u.last_login_at
                FROM users u ${cond}
               ORDER BY u.id DESC`,
     },

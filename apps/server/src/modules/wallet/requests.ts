@@ -52,3 +52,25 @@ export async function moneyRequestPage(
     paging,
   );
 }
+
+/** Per currency: the requests pending, and those approved since `since` (the operators' dashboard). */
+export async function moneyRequestTotals(q: Queryable, kind: MoneyRequestKind, since: Date) {
+  const rows = await q.query<{ bucket: 'pending' | 'approved'; currency_id: number; count: number; amount: string }>(
+    `SELECT CASE WHEN t.status = 'pending' THEN 'pending' ELSE 'approved' END AS bucket, t.currency_id,
+            count(*)::int AS count, trim_scale(sum(t.amount))::text AS amount
+       FROM ${TABLE[kind]} t
+      WHERE t.status = 'pending' OR (t.status = 'approved' AND t.reviewed_at >= $1)
+      GROUP BY 1, 2 ORDER BY 1, 2`,
+    [since],
+  );
+  return rows;
+}
+
+/** The demo funds a user took, or null (the wallet's demo_funds table). */
+export async function demoFundsOf(q: Queryable, userId: number) {
+  const [row] = await q.query<{ currency_id: number; amount: string; created_at: Date }>(
+    'SELECT currency_id, trim_scale(amount)::text AS amount, created_at FROM demo_funds WHERE user_id = $1',
+    [userId],
+  );
+  return row ?? null;
+}

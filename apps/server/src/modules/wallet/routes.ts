@@ -3,6 +3,7 @@ import {
   AddWithdrawAddressBody,
   CurrencyList,
   DeleteWithdrawAddressBody,
+  DemoFundsInfo,
   DepositAddress,
   DepositAddressBody,
   DepositPage,
@@ -119,6 +120,28 @@ export default async function walletRoutes(fastify: FastifyInstance) {
   app.post(`/${Paths.depositAddress}`, {
     preHandler: auth,
     schema: {
+  app.get(`/${Paths.demoFunds}`, {
+    preHandler: auth,
+    schema: {
+      tags,
+      summary: 'Whether this user may take demo funds (only while the server has no real deposit keys)',
+      security: secured,
+      response: { 200: Ok(DemoFundsInfo) },
+    },
+    handler: async (req) => ok(req, await wallet.demoFundsInfo(userId(req))),
+  });
+
+  app.post(`/${Paths.demoFunds}`, {
+    preHandler: auth,
+    schema: {
+      tags,
+      summary: 'Take the demo funds once (10,000 USDT to the spot account, marked demo in every record)',
+      security: secured,
+      response: { 200: Ok(DemoFundsInfo) },
+    },
+    handler: async (req) => ok(req, await wallet.takeDemoFunds(userId(req)), 'wallet.demoFundsCredited'),
+  });
+
       tags,
       summary: "The user's deposit address for a currency and chain, or the platform's bank details (Bank)",
       security: secured,

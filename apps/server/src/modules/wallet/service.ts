@@ -5,6 +5,7 @@ import { uploadsService } from '../uploads/service.ts';
 import { userService } from '../user/service.ts';
 import { makeBalances } from './balances.ts';
 import { parseBankDetails } from './bank-details.ts';
+import { makeDemoFunds } from './demo-funds.ts';
 import { makeDeposits } from './deposits.ts';
 import type { DepositKeys } from './keys.ts';
 import type { WalletDeps } from './shared.ts';
@@ -14,9 +15,11 @@ import { makeWithdrawals } from './withdrawals.ts';
 
 // What other modules may use of the wallet: the operators' review of deposits and withdrawals.
 export {
+  demoFundsOf,
   type MoneyRequestKind,
   moneyRequest,
   moneyRequestPage,
+  moneyRequestTotals,
   type StoredMoneyRequest,
 } from './requests.ts';
 export {
@@ -50,5 +53,6 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
     ...makeWithdrawAddresses(deps),
     ...makeWithdrawals(deps),
   };
+    ...makeDemoFunds(deps, ctx.config.demoFunds),
 }
 export type WalletService = ReturnType<typeof walletService>;

@@ -16,6 +16,7 @@ import { t } from '../../i18n/index.ts';
 import type { Currency } from '../../ledger/currencies.ts';
 import { post } from '../../ledger/ledger.ts';
 import { userBalances } from '../../ledger/statement.ts';
+import { withdrawFrozen } from '../user/service.ts';
 import type { WithdrawalRow } from './review.ts';
 import {
   assertCurrencyOpen,
@@ -69,6 +70,11 @@ function toRecord(r: WithdrawalListRow, cur: Currency, lang: Lang): WithdrawalRe
 function cardSnapshot(card: BankCard): Record<string, unknown> {
   const { card_number_masked: _m, created_at: _c, updated_at: _u, ...snapshot } = card;
   return snapshot;
+}
+
+/** An operator froze this user's withdrawals (issue 23): refused with the reason to ask support. */
+async function assertWithdrawOpen(q: Queryable, userId: number): Promise<void> {
+  if (await withdrawFrozen(q, userId)) throw new AppError('WITHDRAW_FROZEN', 'wallet.withdrawFrozen');
 }
 
 async function withdrawalsToday(q: Queryable, userId: number): Promise<number> {
@@ -164,6 +170,8 @@ export function makeWithdrawals({ db, users, bankCards }: WalletDeps) {
         throw new AppError('VERIFICATION_REQUIRED', 'wallet.verificationRequired');
       if (!user.has_fund_password)
         throw new AppError('FUND_PASSWORD_UNSET', 'fund.unset', {}, 'fund_password');
+      // before the fund password, so a frozen user's attempts are not counted against them
+      await assertWithdrawOpen(db, userId);
       await users.verifyFundPassword(userId, body.fund_password);
       assertMinimum(amount, cur, 'withdraw');
       const fee = cur.withdraw_fee;
@@ -172,6 +180,7 @@ export function makeWithdrawals({ db, users, bankCards }: WalletDeps) {
         .tx(async (q) => {
           // one request of this user at a time: the day's count and the balance hold together
           await q.query('SELECT pg_advisory_xact_lock($1::int, $2::int)', [WITHDRAW_LOCK_NS, userId]);
+          await assertWithdrawOpen(q, userId);
           if ((await withdrawalsToday(q, userId)) >= WITHDRAWALS_PER_DAY)
             throw new AppError('WITHDRAW_DAILY_LIMIT', 'wallet.dailyLimit', { max: WITHDRAWALS_PER_DAY });
           const [w] = await q.query<{ id: number }>(
