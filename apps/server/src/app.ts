@@ -39,6 +39,7 @@ import settingsRoutes from './modules/settings/routes.ts';
 import { ensureMarketMaker, MarketMaker } from './modules/spot/maker.ts';
 import spotRoutes from './modules/spot/routes.ts';
 import { createSpotService } from './modules/spot/service.ts';
+import supportRoutes from './modules/support/routes.ts';
 import trustRoutes from './modules/trust/routes.ts';
 import { createTrustService } from './modules/trust/service.ts';
 import uploadRoutes from './modules/uploads/routes.ts';
@@ -316,6 +317,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(contractRoutes);
       await api.register(trustRoutes);
       await api.register(launchpadRoutes);
+      await api.register(supportRoutes);
     },
     { prefix: API_BASE },
   );

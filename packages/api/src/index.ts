@@ -15,5 +15,6 @@ export * from './schemas/market.ts';
 export * from './schemas/option.ts';
 export * from './schemas/referral.ts';
 export * from './schemas/spot.ts';
+export * from './schemas/support.ts';
 export * from './schemas/trust.ts';
 export * from './schemas/wallet.ts';

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { optionalUser } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { intlLocale } from '../../i18n/index.ts';
+import { supportService } from '../support/service.ts';
 import { areaCodes, userService } from '../user/service.ts';
 
 // works without a session; with one, the account's own language is read and kept
@@ -14,6 +15,7 @@ export default async function settingsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const users = userService(app.ctx);
   const maybeAuth = optionalUser(app);
+  const support = supportService(app.ctx, app.io);
 
   app.post(`/${Paths.setLang}`, {
     preHandler: maybeAuth,
@@ -51,7 +53,8 @@ export default async function settingsRoutes(fastify: FastifyInstance) {
       summary: 'Where "online service" leads',
       response: { 200: Ok(CustomerUrlResult) },
     },
-    handler: async (req) => ok(req, { url: app.ctx.config.customerServiceUrl }),
+    // an operator's external address when one is set (admin/support/customer_url), else the chat
+    handler: async (req) => ok(req, { url: (await support.customerUrl()).url }),
   });
 
   app.post(`/${Paths.areaCode}`, {

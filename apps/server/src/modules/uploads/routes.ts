@@ -1,9 +1,9 @@
 import { Type } from '@sinclair/typebox';
 import { Ok, Paths, UploadResult } from '@verdant/api';
-import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { requireUser, userId } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
-import { AppError } from '../../http/errors.ts';
+import { readPicture } from './multipart.ts';
 import { sendPicture } from './reply.ts';
 import { uploadsService } from './service.ts';
 
@@ -18,24 +18,6 @@ const UploadBody = {
   required: ['file'],
   properties: { file: { type: 'string', format: 'binary', description: 'A JPEG, PNG or WebP picture' } },
 };
-
-const fileRequired = () => new AppError('VALIDATION', 'errors.fileRequired', {}, 'file');
-
-/** The bytes of the uploaded picture (the first file part). */
-async function readPicture(req: FastifyRequest): Promise<Buffer> {
-  if (!req.isMultipart()) throw fileRequired();
-  try {
-    const file = await req.file();
-    if (!file) throw fileRequired();
-    return await file.toBuffer();
-  } catch (err) {
-    // Our own errors and the plugin's (FST_*: size and count limits) are answered as they are.
-    // Anything else is the multipart parser failing on what the client sent (no boundary, a
-    // truncated or garbled body): a 400, not a 500.
-    if (err instanceof AppError || (err as FastifyError).code?.startsWith('FST_')) throw err;
-    throw new AppError('VALIDATION', 'errors.malformedBody');
-  }
-}
 
 export default async function uploadRoutes(app: FastifyInstance) {
   const uploads = uploadsService(app.ctx);

@@ -223,5 +223,6 @@ function ignoreMissing(err: NodeJS.ErrnoException): void {
 
 export type UploadsService = ReturnType<typeof uploadsService>;
 
-// Answering with a stored picture, for the operators' route too.
+// Answering with a stored picture, and reading one from a multipart body, for other modules' routes too.
+export { readPicture } from './multipart.ts';
 export { sendPicture } from './reply.ts';
