@@ -52,13 +52,13 @@ export interface Config {
   xpubBitcoin: string | undefined;
   xpubEthereum: string | undefined;
   xpubTron: string | undefined;
-  /** The platform's bank account for bank deposits, as JSON; unset: labelled placeholders. */
-  bankDetails: string | undefined;
   /**
    * DEMO_FUNDS=0 switches the demo funds off; they are offered only while every chain runs on
    * development keys (no XPUB_* set), whatever this says.
    */
   demoFunds: boolean;
+  /** The platform's bank account for bank deposits, as JSON; unset: labelled placeholders. */
+  bankDetails: string | undefined;
   /** Milliseconds between two rounds of the index feed; 0 stops the feed (tests drive it by hand). */
   feedIntervalMs: number;
   /**
@@ -171,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     xpubBitcoin: env.XPUB_BITCOIN || undefined,
     xpubEthereum: env.XPUB_ETHEREUM || undefined,
     xpubTron: env.XPUB_TRON || undefined,
+    demoFunds: env.DEMO_FUNDS !== '0',
     bankDetails: env.BANK_DETAILS || undefined,
     feedIntervalMs: int(env.FEED_INTERVAL_MS, 1000),
     trustDayMs: Math.max(1000, int(env.TRUST_DAY_MS, 86_400_000)),
@@ -186,7 +187,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
       refreshMs: int(env.MM_REFRESH_MS, 2000),
       fundQuote: env.MM_FUND_QUOTE || '50000000',
     },
-    demoFunds: env.DEMO_FUNDS !== '0',
     db: {
       connectTimeoutMs: int(env.DB_CONNECT_TIMEOUT_MS, 5_000),
       statementTimeoutMs: int(env.DB_STATEMENT_TIMEOUT_MS, 15_000),

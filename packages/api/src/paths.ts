@@ -104,8 +104,6 @@ export const AdminPaths = {
   launchpadOrders: 'admin/launchpad', // GET ?status
   passLaunchpad: 'admin/launchpad/pass',
   rejectLaunchpad: 'admin/launchpad/reject',
-} as const;
-export type PathName = keyof typeof Paths;
   // users, dashboard and balance adjustments (issue 23)
   userDetail: 'admin/users/detail', // GET ?user_id
   userFreeze: 'admin/users/freeze',
@@ -116,3 +114,5 @@ export type PathName = keyof typeof Paths;
   adjustmentRequest: 'admin/adjustments/request',
   adjustmentApprove: 'admin/adjustments/approve',
   adjustmentReject: 'admin/adjustments/reject',
+} as const;
+export type PathName = keyof typeof Paths;

@@ -55,8 +55,8 @@ export default async function adminRoutes(fastify: FastifyInstance) {
   const anyOperator = requireOperator(app);
   const operator = requireOperator(app, REVIEWERS);
   const adminOnly = requireOperator(app, ['admin']);
-
   await app.register(adminUsersRoutes);
+
   app.post(`/${AdminPaths.login}`, {
     // the user login's limits, keyed by the operator's username: per address and username, per
     // username across addresses, and a ceiling per address

@@ -50,15 +50,7 @@ import { freezeUser, toAdminUser, userDetail } from './users.ts';
 
 // for modules whose operator reviews live beside their own rules (launchpad): the audit log and operator guard
 export { writeAudit } from './audit.ts';
-// the help centre's chat: operators' sockets log in with their token; replies name the operator
-export {
-  findOperatorSession,
-  listOperators,
-  type OperatorSession,
-  operatorOf,
-  REVIEWERS,
-  requireOperator,
-} from './operators.ts';
+export { operatorOf, REVIEWERS, requireOperator } from './operators.ts';
 
 const REASON_KEYS = { required: 'admin.reasonRequired', tooLong: 'admin.reasonTooLong' };
 const TX_REF_KEYS = { required: 'admin.txRefRequired', tooLong: 'admin.txRefTooLong' };
@@ -241,16 +233,6 @@ export function adminService(ctx: AppContext) {
       return userDetail(db, userId, await balancesOf(userId));
     },
 
-    async ledger(query: { user_id?: string | undefined } & PageInput) {
-      const userId = await assertUser(query.user_id);
-      const p = parsePaging(query);
-      const { rows, total } = await statement(db, { userId }, p);
-      const items: AdminLedgerEntry[] = rows.map((r) => ({
-        id: r.id,
-        journal_id: r.journal_id,
-        account_type: r.type,
-        currency_id: r.currency_id,
-        symbol: r.symbol,
     adjustments: adjustmentsOf,
     dashboard: async () => dashboard(db, await adjustmentsOf.pendingCount(db)),
     ledgerCheck: () => ledgerCheck(db),
@@ -278,6 +260,16 @@ export function adminService(ctx: AppContext) {
   return {
     ...userParts,
 
+    async ledger(query: { user_id?: string | undefined } & PageInput) {
+      const userId = await assertUser(query.user_id);
+      const p = parsePaging(query);
+      const { rows, total } = await statement(db, { userId }, p);
+      const items: AdminLedgerEntry[] = rows.map((r) => ({
+        id: r.id,
+        journal_id: r.journal_id,
+        account_type: r.type,
+        currency_id: r.currency_id,
+        symbol: r.symbol,
         delta_available: r.delta_available,
         delta_frozen: r.delta_frozen,
         available_after: r.available_after,

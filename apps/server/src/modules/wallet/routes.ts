@@ -117,9 +117,6 @@ export default async function walletRoutes(fastify: FastifyInstance) {
     handler: async (req) => ok(req, await wallet.transfers(userId(req), req.query)),
   });
 
-  app.post(`/${Paths.depositAddress}`, {
-    preHandler: auth,
-    schema: {
   app.get(`/${Paths.demoFunds}`, {
     preHandler: auth,
     schema: {
@@ -142,6 +139,9 @@ export default async function walletRoutes(fastify: FastifyInstance) {
     handler: async (req) => ok(req, await wallet.takeDemoFunds(userId(req)), 'wallet.demoFundsCredited'),
   });
 
+  app.post(`/${Paths.depositAddress}`, {
+    preHandler: auth,
+    schema: {
       tags,
       summary: "The user's deposit address for a currency and chain, or the platform's bank details (Bank)",
       security: secured,

@@ -52,7 +52,7 @@ export function walletService(ctx: AppContext, keys: DepositKeys) {
     ...makeDeposits(deps),
     ...makeWithdrawAddresses(deps),
     ...makeWithdrawals(deps),
-  };
     ...makeDemoFunds(deps, ctx.config.demoFunds),
+  };
 }
 export type WalletService = ReturnType<typeof walletService>;
