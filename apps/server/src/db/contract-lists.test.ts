@@ -4,12 +4,16 @@ import {
   CANDLE_INTERVALS,
   CANDLE_SOURCES,
   CURRENCY_IDS,
+  HELP_CATEGORIES,
+  LANGS,
   MONEY_REQUEST_STATES,
   OPERATOR_ROLES,
   ORDER_SIDES,
   ORDER_STATUSES,
   ORDER_TYPES,
   SUBMISSION_STATES,
+  SUPPORT_CONVERSATION_STATES,
+  SUPPORT_SENDERS,
   USER_STATUSES,
   VERIFICATION_LEVELS,
   VERIFICATION_STATES,
@@ -64,6 +68,10 @@ describe('the tables store exactly the states the API names', () => {
     ['trades', 'taker_side', ORDER_SIDES],
     ['candles', 'interval', CANDLE_INTERVALS],
     ['candles', 'source', CANDLE_SOURCES],
+    ['help_articles', 'category', HELP_CATEGORIES],
+    ['help_article_texts', 'lang', LANGS],
+    ['support_conversations', 'status', SUPPORT_CONVERSATION_STATES],
+    ['support_messages', 'sender', SUPPORT_SENDERS],
   ] as const)('%s.%s', (table, column, values) => {
     expect(allowed(table, column).sort()).toEqual([...values].sort());
   });

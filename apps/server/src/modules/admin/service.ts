@@ -50,7 +50,15 @@ import { freezeUser, toAdminUser, userDetail } from './users.ts';
 
 // for modules whose operator reviews live beside their own rules (launchpad): the audit log and operator guard
 export { writeAudit } from './audit.ts';
-export { operatorOf, REVIEWERS, requireOperator } from './operators.ts';
+// the help centre's chat: operators' sockets log in with their token; replies name the operator
+export {
+  findOperatorSession,
+  listOperators,
+  type OperatorSession,
+  operatorOf,
+  REVIEWERS,
+  requireOperator,
+} from './operators.ts';
 
 const REASON_KEYS = { required: 'admin.reasonRequired', tooLong: 'admin.reasonTooLong' };
 const TX_REF_KEYS = { required: 'admin.txRefRequired', tooLong: 'admin.txRefTooLong' };
