@@ -1,4 +1,11 @@
 import { createRoot } from 'react-dom/client';
+import { initI18n } from './i18n';
+import { App } from './shell/App';
 
-// The operator console's entry: the app itself lands with issue 23's first pages.
-createRoot(document.getElementById('root') as HTMLElement).render(<p>Verdant operator console</p>);
+async function start() {
+  await initI18n();
+  const root = document.getElementById('root');
+  if (root) createRoot(root).render(<App />);
+}
+
+void start();

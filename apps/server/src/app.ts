@@ -20,7 +20,7 @@ import { AppError } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { clientErrorHandler, envelopePlugin, frameworkErrors } from './http/plugin.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { compressApi, serveWebApp } from './http/static.ts';
+import { compressApi, serveAdminApp, serveWebApp } from './http/static.ts';
 import { t } from './i18n/index.ts';
 import { clusterJobs, localJobs } from './jobs/singleton.ts';
 import adminRoutes from './modules/admin/routes.ts';
@@ -325,10 +325,14 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   if (!(await serveWebApp(app, config.webDist))) {
     app.log.warn({ webDist: config.webDist }, 'web app not built: run npm run build');
   }
+  if (!(await serveAdminApp(app, config.adminDist))) {
+    app.log.warn({ adminDist: config.adminDist }, 'operator console not built: run npm run build');
+  }
   // Registered last, so it runs first on close: every singleton job stops (and in a cluster
   // is handed on) while the services and the database it uses are still open.
   app.addHook('onClose', () => jobs.close());
   app.get('/', { schema: { hide: true } }, (_req, reply) => reply.redirect('/h5/'));
   app.get('/h5', { schema: { hide: true } }, (_req, reply) => reply.redirect('/h5/'));
+  app.get('/admin', { schema: { hide: true } }, (_req, reply) => reply.redirect('/admin/'));
   return app;
 }

@@ -30,6 +30,8 @@ export interface Config {
   /** How often the orphan sweep runs (ms); 0 turns the timer off. */
   uploadSweepMs: number;
   webDist: string;
+  /** The built operator console (apps/admin/dist), served at /admin/. */
+  adminDist: string;
   logLevel: string;
   /** Requests per address and account (http/rate-limits.ts), per window. */
   rateLimits: RateLimits;
@@ -141,6 +143,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     uploadOrphanHours: int(env.UPLOAD_ORPHAN_HOURS, 24),
     uploadSweepMs: int(env.UPLOAD_SWEEP_MS, 3_600_000),
     webDist: resolve(env.WEB_DIST || resolve(root, 'apps/web/dist')),
+    adminDist: resolve(env.ADMIN_DIST || resolve(root, 'apps/admin/dist')),
     logLevel: env.LOG_LEVEL || 'info',
     rateLimits: {
       login: int(env.RATE_LIMIT_LOGIN, 10),

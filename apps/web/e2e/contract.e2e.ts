@@ -8,6 +8,7 @@ import {
   eventually,
   expectOk,
   launchBrowser,
+  operatorToken,
   registerByEmail,
   run,
   screenshotFailures,
@@ -102,7 +103,7 @@ describe('contracts, end to end in Chromium at 390 × 844', () => {
         token,
       ),
     );
-    const op = (await expectOk(api<{ token: string }>('admin/login', OPERATOR))).token;
+    const op = await operatorToken(server!, OPERATOR);
     const queue = await expectOk(
       api<{ items: { id: number }[] }>('admin/deposits?status=pending', {}, op, 'GET'),
     );

@@ -9,6 +9,7 @@ import {
   eventually,
   expectOk,
   launchBrowser,
+  operatorToken,
   registerByEmail,
   screenshotFailures,
   startOutbox,
@@ -112,7 +113,7 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
         userToken,
       ),
     );
-    const opToken = (await expectOk(api<{ token: string }>('admin/login', OPERATOR))).token;
+    const opToken = await operatorToken(server!, OPERATOR);
     const queue = await expectOk(
       api<{ items: { id: number }[] }>('admin/deposits?status=pending', {}, opToken, 'GET'),
     );

@@ -9,6 +9,7 @@ import {
   eventually,
   expectOk,
   launchBrowser,
+  operatorToken,
   registerByEmail,
   screenshotFailures,
   startOutbox,
@@ -81,7 +82,7 @@ describe('timed options, end to end in Chromium at 390 × 844', () => {
     await expectOk(
       api('user/real_name', { country: 'TH', name: 'Somchai Jaidee', id_number: 'AB123456' }, userToken),
     );
-    const opToken = (await expectOk(api<{ token: string }>('admin/login', OPERATOR))).token;
+    const opToken = await operatorToken(server!, OPERATOR);
     const kyc = await expectOk(
       api<{ items: { id: number }[] }>('admin/verifications?status=pending', {}, opToken, 'GET'),
     );

@@ -9,6 +9,7 @@ import {
   expectOk,
   launchBrowser,
   NO_MARKET_DATA,
+  operatorToken,
   registerByEmail,
   runNode,
   screenshotFailures,
@@ -90,7 +91,7 @@ const dialog = () => page.locator('.adm-dialog');
 describe('locked deposits and new coins, end to end in Chromium at 390 × 844', () => {
   it('a user deposits 3000 USDT and moves 1500 to the trust account', async () => {
     userToken = await registerByEmail(server!, mailbox, email, 'trust-pass-1');
-    opToken = (await expectOk(api<{ token: string }>('admin/login', OPERATOR))).token;
+    opToken = await operatorToken(server!, OPERATOR);
     const form = new FormData();
     form.append('file', new Blob([PNG], { type: 'image/png' }), 'voucher.png');
     const uploaded = (await (

@@ -9,6 +9,7 @@ import {
   eventually,
   expectOk,
   launchBrowser,
+  operatorToken,
   passcode,
   registerByEmail,
   run,
@@ -94,7 +95,7 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
       api('user/real_name', { country: 'TH', name: 'Somchai Jaidee', id_number: 'AB123456' }, userToken),
     );
 
-    opToken = (await expectOk(api<{ token: string }>('admin/login', OPERATOR))).token;
+    opToken = await operatorToken(server!, OPERATOR);
     const queue = await expectOk(
       api<{ items: { id: number }[] }>('admin/verifications?status=pending', {}, opToken, 'GET'),
     );

@@ -84,6 +84,13 @@ export const PAGE_LIMIT_MAX = 100;
 export const OPERATOR_ROLES = ['admin', 'reviewer', 'support'] as const;
 export type OperatorRole = (typeof OPERATOR_ROLES)[number];
 
+/**
+ * Where an operator session stands: a forced password change, then TOTP enrolment or a TOTP
+ * code; only a 'ready' session may use the operator API beyond these steps.
+ */
+export const OPERATOR_SESSION_STAGES = ['password', 'totp_setup', 'totp', 'ready'] as const;
+export type OperatorSessionStage = (typeof OPERATOR_SESSION_STAGES)[number];
+
 /** An operator's rejection reason and a payout reference, in characters. */
 export const REASON_MAX = 200;
 export const TX_REF_MAX = 200;

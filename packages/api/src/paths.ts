@@ -101,6 +101,16 @@ export const AdminPaths = {
   rejectVerification: 'admin/verifications/reject',
   upload: 'admin/upload', // GET admin/upload/:name
   audit: 'admin/audit', // GET
+  password: 'admin/password', // change one's own password (also the forced first change)
+  totpSetup: 'admin/totp/setup', // a new secret to enrol (only before enrolment)
+  totpEnable: 'admin/totp/enable', // confirm enrolment with a first code
+  totpVerify: 'admin/totp/verify', // the second factor at login
+  operators: 'admin/operators', // GET
+  createOperator: 'admin/operators/create',
+  disableOperator: 'admin/operators/disable',
+  resetOperatorPassword: 'admin/operators/reset_password',
+  resetOperatorTotp: 'admin/operators/reset_totp',
+  queues: 'admin/queues', // GET counts per review queue
   launchpadOrders: 'admin/launchpad', // GET ?status
   passLaunchpad: 'admin/launchpad/pass',
   rejectLaunchpad: 'admin/launchpad/reject',

@@ -12,6 +12,8 @@ import { type Db, openDb } from '../db/client.ts';
 import { migrate } from '../db/migrate.ts';
 import { verifyLedger } from '../ledger/verify.ts';
 import { createOperator } from '../modules/admin/operators.ts';
+import { currentCode } from '../modules/admin/signin.ts';
+import { TEST_TOTP_SECRET } from '../modules/admin/testing.ts';
 import { freePort, postForm, seedTraders, startServer } from '../modules/spot/load.ts';
 
 /**
@@ -56,6 +58,11 @@ describe.skipIf(!url)(
       await migrate(db);
       traders = await db.tx((q) => seedTraders(q, 20, { usdt: '1000000', btc: '100' }));
       await createOperator(db, { username: 'ops', password: 'a long passphrase', role: 'admin' });
+      // as after the first login's steps: password changed, TOTP enrolled with a known secret
+      await db.query(
+        'UPDATE operators SET must_change_password = false, totp_secret = $1 WHERE username = $2',
+        [TEST_TOTP_SECRET, 'ops'],
+      );
       for (const name of ['A', 'B', 'C']) {
         const port = await freePort();
         procs.push({ name, port, child: await startServer(env, port) });
@@ -131,6 +138,12 @@ describe.skipIf(!url)(
         body: JSON.stringify({ username: 'ops', password: 'a long passphrase' }),
       });
       const token = ((await login.json()) as { data: { token: string } }).data.token;
+      const verified = await fetch(`http://127.0.0.1:${c.port}/api/admin/totp/verify`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: token },
+        body: JSON.stringify({ code: currentCode('ops', TEST_TOTP_SECRET) }),
+      });
+      expect(verified.status).toBe(200);
       const state = (await (
         await fetch(`http://127.0.0.1:${c.port}/api/admin/cluster`, { headers: { authorization: token } })
       ).json()) as { data: { markets: { market: string; node: string | null }[] } };

@@ -33,6 +33,8 @@ const addressOf = (req: FastifyRequest) => normalizeIP(req.ip, 64);
  */
 export function accountKey(req: FastifyRequest): string | null {
   if (req.user) return `user:${req.user.id}`;
+  // an operator's sign-in step (TOTP): the same count as that operator's logins by username
+  if (req.operator) return `operator:${req.operator.username}`;
   const body = (req.body ?? {}) as Record<string, unknown>;
   // an operator's username is a name space of its own: never the same count as a user's account
   if (typeof body.username === 'string' && body.username.trim())

@@ -22,12 +22,12 @@ export const API_COMPRESS_THRESHOLD = 1400;
  * either way), the original to the others; hashed files are cached for good, index.html is
  * revalidated.
  */
-export async function serveWebApp(app: FastifyInstance, webDist: string): Promise<boolean> {
+export async function serveWebApp(app: FastifyInstance, webDist: string, prefix = '/h5/'): Promise<boolean> {
   if (!existsSync(webDist)) return false;
   const hashed = `${sep}static${sep}`;
   await app.register(fastifyStatic, {
     root: webDist,
-    prefix: '/h5/',
+    prefix,
     decorateReply: false,
     preCompressed: true,
     // set below, per file: send's own `public, max-age=0` would make browsers revalidate every chunk
@@ -37,6 +37,11 @@ export async function serveWebApp(app: FastifyInstance, webDist: string): Promis
     },
   });
   return true;
+}
+
+/** The operator console at /admin/ (apps/admin, built the same way as the web app). */
+export function serveAdminApp(app: FastifyInstance, adminDist: string): Promise<boolean> {
+  return serveWebApp(app, adminDist, '/admin/');
 }
 
 /**

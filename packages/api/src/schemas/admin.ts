@@ -1,5 +1,5 @@
 import { type Static, type TSchema, Type } from '@sinclair/typebox';
-import { OPERATOR_ROLES, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../constants.ts';
+import { OPERATOR_ROLES, OPERATOR_SESSION_STAGES, PAGE_LIMIT_DEFAULT, PAGE_LIMIT_MAX } from '../constants.ts';
 import { Literals, Str } from './common.ts';
 
 const NullableString = (description?: string) =>
@@ -22,6 +22,9 @@ export type Operator = Static<typeof Operator>;
 export const AdminLoginResult = Type.Object({
   token: Type.String({ description: 'Send it as the Authorization header on /api/admin/*' }),
   operator: Operator,
+  stage: Literals(OPERATOR_SESSION_STAGES, {
+    description: 'The step left before the session is ready: password, totp_setup or totp',
+  }),
 });
 export type AdminLoginResult = Static<typeof AdminLoginResult>;
 

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDb } from '../../db/client.ts';
 import { type Harness, registerByEmail, startHarness } from '../../test/harness.ts';
 import { createOperator, setOperatorDisabled } from './operators.ts';
-import { OPERATOR_PASSWORD, operatorLogin } from './testing.ts';
+import { enrolledOperator, OPERATOR_PASSWORD, operatorLogin, signIn } from './testing.ts';
 
 const run = promisify(execFile);
 const ROOT = resolve(import.meta.dirname, '../../../../..');
@@ -126,22 +126,24 @@ describe('creating operators (the function behind npm run admin:create)', () => 
 
 describe('operator login and sessions', () => {
   it('logs in, answers me, and logs out; the token is stored hashed', async () => {
-    const op = await createOperator(h.app.ctx.db, {
-      username: 'frank',
-      role: 'reviewer',
-      password: OPERATOR_PASSWORD,
-    });
-    const res = await login('Frank', OPERATOR_PASSWORD);
+    const op = await enrolledOperator(h, 'reviewer');
+    const res = await login(op.username.toUpperCase(), OPERATOR_PASSWORD);
     expect(res.body).toMatchObject({
       type: 'ok',
       message: 'Login success',
-      data: { operator: { id: op.id, username: 'frank', role: 'reviewer' } },
+      data: { operator: { id: op.id, username: op.username, role: 'reviewer' }, stage: 'totp' },
     });
-    const token = res.body.data.token;
+    // the password alone opens nothing but the second step
+    const half = await h.call('GET', 'admin/me', undefined, { token: res.body.data.token });
+    expect(half.status).toBe(401);
+    const token = await signIn(h, op.username);
     const stored = await h.app.ctx.db.query('SELECT 1 FROM operator_sessions WHERE token_hash = $1', [token]);
     expect(stored).toHaveLength(0);
     const me = await h.call('GET', 'admin/me', undefined, { token });
-    expect(me.body).toMatchObject({ type: 'ok', data: { id: op.id, username: 'frank', role: 'reviewer' } });
+    expect(me.body).toMatchObject({
+      type: 'ok',
+      data: { id: op.id, username: op.username, role: 'reviewer' },
+    });
     expect((await h.call('POST', 'admin/logout', {}, { token })).body.type).toBe('ok');
     const after = await h.call('GET', 'admin/me', undefined, { token });
     expect(after.status).toBe(401);
@@ -244,11 +246,11 @@ describe('roles', () => {
       total: number;
     }>('GET', 'admin/audit', { operator_id: String(admin.id) }, { token: admin.token });
     expect(log.body.type).toBe('ok');
-    expect(log.body.data.items[0]).toMatchObject({
-      action: 'operator.login',
-      operator_id: admin.id,
-      operator_username: admin.username,
-    });
+    // newest first: the second factor, then the password step
+    expect(log.body.data.items.slice(0, 2)).toMatchObject([
+      { action: 'operator.totp_verify', operator_id: admin.id, operator_username: admin.username },
+      { action: 'operator.login', operator_id: admin.id, operator_username: admin.username },
+    ]);
     const creations = await h.call<{ items: { action: string; operator_id: null }[] }>(
       'GET',
       'admin/audit',

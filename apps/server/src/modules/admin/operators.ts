@@ -1,4 +1,4 @@
-import { OPERATOR_ROLES, type Operator, type OperatorRole } from '@verdant/api';
+import { OPERATOR_ROLES, type Operator, type OperatorRole, type OperatorSessionStage } from '@verdant/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Db, Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/values.ts';
@@ -20,6 +20,8 @@ export interface OperatorSession {
   role: OperatorRole;
   created_at: Date;
   tokenHash: string;
+  /** 'ready' once the password change and the second factor are done. */
+  stage: OperatorSessionStage;
 }
 
 declare module 'fastify' {
@@ -36,6 +38,22 @@ interface OperatorRow {
   role: OperatorRole;
   disabled: boolean;
   created_at: Date;
+  must_change_password: boolean;
+  totp_secret: string | null;
+}
+
+const OPERATOR_COLUMNS =
+  'id, username, password_hash, role, disabled, created_at, must_change_password, totp_secret';
+
+/** The step a session starts at once the password is right. */
+function firstStage(op: Pick<OperatorRow, 'must_change_password' | 'totp_secret'>): OperatorSessionStage {
+  if (op.must_change_password) return 'password';
+  return op.totp_secret ? 'totp' : 'totp_setup';
+}
+
+/** After the password step: the second factor, enrolment first if there is none. */
+export function stageAfterPassword(op: { totp_secret: string | null }): OperatorSessionStage {
+  return op.totp_secret ? 'totp' : 'totp_setup';
 }
 
 export function toOperator(r: {
@@ -62,7 +80,7 @@ export function parseUsername(input: string | undefined): string {
   return username;
 }
 
-function checkPassword(password: string | undefined): string {
+export function checkPassword(password: string | undefined): string {
   if (!password) throw invalid('validation.passwordRequired', 'password');
   if (password.length < OPERATOR_PASSWORD_MIN)
     throw invalid('validation.passwordTooShort', 'password', { min: OPERATOR_PASSWORD_MIN });
@@ -78,12 +96,14 @@ export function parseRole(input: string | undefined): OperatorRole {
 }
 
 /**
- * Creates an operator (what `npm run admin:create` runs). The password is hashed with
- * argon2id; the creation is written to the audit log in the same transaction.
+ * Creates an operator (what `npm run admin:create` runs, and an admin in the console). The
+ * password is hashed with argon2id and must be changed at the first login; the creation is
+ * written to the audit log in the same transaction (`by`: the admin who did it, none for the CLI).
  */
 export async function createOperator(
   db: Db,
   input: { username?: string | undefined; password?: string | undefined; role?: string | undefined },
+  by: { operatorId: number; ip: string } | null = null,
 ): Promise<Operator> {
   const username = parseUsername(input.username);
   const role = parseRole(input.role);
@@ -91,19 +111,19 @@ export async function createOperator(
   try {
     return await db.tx(async (q) => {
       const [row] = await q.query<OperatorRow>(
-        `INSERT INTO operators (username, password_hash, role) VALUES ($1, $2, $3)
-         RETURNING id, username, password_hash, role, disabled, created_at`,
+        `INSERT INTO operators (username, password_hash, role, must_change_password) VALUES ($1, $2, $3, true)
+         RETURNING ${OPERATOR_COLUMNS}`,
         [username, hash, role],
       );
       const op = toOperator(row!);
       await writeAudit(q, {
-        operatorId: null,
+        operatorId: by?.operatorId ?? null,
         action: 'operator.create',
         targetType: 'operator',
         targetId: op.id,
         before: null,
         after: op,
-        ip: null,
+        ip: by?.ip ?? null,
       });
       return op;
     });
@@ -114,14 +134,13 @@ export async function createOperator(
 }
 
 async function operatorByName(q: Queryable, username: string): Promise<OperatorRow | undefined> {
-  const [row] = await q.query<OperatorRow>(
-    'SELECT id, username, password_hash, role, disabled, created_at FROM operators WHERE username = $1',
-    [username],
-  );
+  const [row] = await q.query<OperatorRow>(`SELECT ${OPERATOR_COLUMNS} FROM operators WHERE username = $1`, [
+    username,
+  ]);
   return row;
 }
 
-/** Sets a new password (CLI); every session of the operator ends. */
+/** Sets a new password (CLI), to be changed at the next login; every session of the operator ends. */
 export async function setOperatorPassword(
   db: Db,
   usernameInput: string | undefined,
@@ -132,7 +151,10 @@ export async function setOperatorPassword(
   return db.tx(async (q) => {
     const op = await operatorByName(q, username);
     if (!op) throw new AppError('NOT_FOUND', 'admin.operatorNotFound', {}, 'username');
-    await q.query('UPDATE operators SET password_hash = $2 WHERE id = $1', [op.id, hash]);
+    await q.query('UPDATE operators SET password_hash = $2, must_change_password = true WHERE id = $1', [
+      op.id,
+      hash,
+    ]);
     await q.query(
       'UPDATE operator_sessions SET revoked_at = now() WHERE operator_id = $1 AND revoked_at IS NULL',
       [op.id],
@@ -179,19 +201,32 @@ export async function setOperatorDisabled(
   });
 }
 
-export async function listOperators(q: Queryable): Promise<(Operator & { disabled: boolean })[]> {
-  const rows = await q.query<OperatorRow>(
-    'SELECT id, username, password_hash, role, disabled, created_at FROM operators ORDER BY id',
-  );
-  return rows.map((r) => ({ ...toOperator(r), disabled: r.disabled }));
+export async function listOperators(q: Queryable): Promise<OperatorListRow[]> {
+  const rows = await q.query<OperatorRow>(`SELECT ${OPERATOR_COLUMNS} FROM operators ORDER BY id`);
+  return rows.map((r) => ({
+    ...toOperator(r),
+    disabled: r.disabled,
+    must_change_password: r.must_change_password,
+    totp_enabled: r.totp_secret !== null,
+  }));
 }
 
-/** Logs an operator in: a new session (token stored hashed) and an audit row, in one transaction. */
+export type OperatorListRow = Operator & {
+  disabled: boolean;
+  must_change_password: boolean;
+  totp_enabled: boolean;
+};
+
+/**
+ * The password step of an operator login: a new session (token stored hashed) at its first stage
+ * (password change, TOTP enrolment or TOTP code; never ready yet) and an audit row, in one
+ * transaction.
+ */
 export async function loginOperator(
   db: Db,
   input: { username?: string | undefined; password?: string | undefined },
   req: FastifyRequest,
-): Promise<{ token: string; operator: Operator }> {
+): Promise<{ token: string; operator: Operator; stage: OperatorSessionStage }> {
   const username = (input.username ?? '').trim().toLowerCase();
   if (!username) throw invalid('admin.usernameRequired', 'username');
   if (!input.password) throw invalid('validation.passwordRequired', 'password');
@@ -213,9 +248,10 @@ export async function loginOperator(
   if (op.disabled) throw new AppError('ACCOUNT_DISABLED', 'admin.disabled');
   return db.tx(async (q) => {
     const { token, hash } = newToken();
+    const stage = firstStage(op);
     await q.query(
-      'INSERT INTO operator_sessions (token_hash, operator_id, ip, user_agent) VALUES ($1, $2, $3, $4)',
-      [hash, op.id, req.ip, (req.headers['user-agent'] ?? '').slice(0, 300)],
+      'INSERT INTO operator_sessions (token_hash, operator_id, ip, user_agent, stage) VALUES ($1, $2, $3, $4, $5)',
+      [hash, op.id, req.ip, (req.headers['user-agent'] ?? '').slice(0, 300), stage],
     );
     await writeAudit(q, {
       operatorId: op.id,
@@ -226,7 +262,7 @@ export async function loginOperator(
       after: null,
       ip: req.ip,
     });
-    return { token, operator: toOperator(op) };
+    return { token, operator: toOperator(op), stage };
   });
 }
 
@@ -251,28 +287,48 @@ export async function logoutOperator(db: Db, session: OperatorSession, ip: strin
 /** The live operator session a token belongs to (a user's token never is one), or null. */
 export async function findOperatorSession(q: Queryable, token: string): Promise<OperatorSession | null> {
   const hash = hashToken(token);
-  const [row] = await q.query<{ id: number; username: string; role: OperatorRole; created_at: Date }>(
+  const [row] = await q.query<{
+    id: number;
+    username: string;
+    role: OperatorRole;
+    created_at: Date;
+    stage: OperatorSessionStage;
+  }>(
     `UPDATE operator_sessions s SET last_seen_at = now()
        FROM operators o
       WHERE s.token_hash = $1 AND s.revoked_at IS NULL AND o.id = s.operator_id AND NOT o.disabled
         AND s.last_seen_at > now() - make_interval(hours => $2)
         AND s.created_at > now() - make_interval(hours => $3)
-      RETURNING o.id, o.username, o.role, o.created_at`,
+      RETURNING o.id, o.username, o.role, o.created_at, s.stage`,
     [hash, SESSION_IDLE_HOURS, SESSION_MAX_HOURS],
   );
   return row ? { ...row, tokenHash: hash } : null;
 }
 
 /**
- * preHandler of /api/admin routes: an operator session is required (999 otherwise, also for a
- * user's token), and its role must be one of `roles` (403 otherwise); admins may do everything.
+ * preHandler of /api/admin routes: a ready operator session is required (999 otherwise, also for
+ * a user's token and for a session still at its password or TOTP step), and its role must be one
+ * of `roles` (403 otherwise); admins may do everything.
  */
 export function requireOperator(app: FastifyInstance, roles: readonly OperatorRole[] = OPERATOR_ROLES) {
   return async (req: FastifyRequest) => {
     const token = readToken(req);
     const session = token ? await findOperatorSession(app.ctx.db, token) : null;
-    if (!session) throw new NotLoggedInError('admin.loginRequired');
+    if (session?.stage !== 'ready') throw new NotLoggedInError('admin.loginRequired');
     if (session.role !== 'admin' && !roles.includes(session.role)) throw new AdminForbidden();
+    req.operator = session;
+  };
+}
+
+/**
+ * preHandler of the sign-in steps (password change, TOTP): a session at one of `stages` (999
+ * otherwise: an expired session, or a step that is not this session's).
+ */
+export function requireSignInStep(app: FastifyInstance, stages: readonly OperatorSessionStage[]) {
+  return async (req: FastifyRequest) => {
+    const token = readToken(req);
+    const session = token ? await findOperatorSession(app.ctx.db, token) : null;
+    if (!session || !stages.includes(session.stage)) throw new NotLoggedInError('admin.loginRequired');
     req.operator = session;
   };
 }

@@ -38,6 +38,7 @@ import {
   toOperator,
 } from './operators.ts';
 import { adminService } from './service.ts';
+import signInRoutes from './signin-routes.ts';
 import adminUsersRoutes from './users-routes.ts';
 
 const secured = [{ session: [] }];
@@ -55,6 +56,7 @@ export default async function adminRoutes(fastify: FastifyInstance) {
   const anyOperator = requireOperator(app);
   const operator = requireOperator(app, REVIEWERS);
   const adminOnly = requireOperator(app, ['admin']);
+  await app.register(signInRoutes);
   await app.register(adminUsersRoutes);
 
   app.post(`/${AdminPaths.login}`, {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import type { OperatorRole } from '@verdant/api';
 import type { Harness } from '../../test/harness.ts';
 import { createOperator } from './operators.ts';
+import { currentCode } from './signin.ts';
 
 /** A real 1×1 PNG; `variant` appends bytes after IEND so each upload is a different file. */
 export function png(variant = ''): Buffer {
@@ -52,20 +53,58 @@ export async function uploadPng(h: Harness, token: string): Promise<string> {
 let seq = 0;
 export const OPERATOR_PASSWORD = 'operator-secret-1';
 
-/** Creates an operator with the function the CLI uses and logs in through the API. */
-export async function operatorLogin(
+/** A fixed TOTP secret for test operators (base32), so a test can compute their codes. */
+export const TEST_TOTP_SECRET = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+
+/**
+ * An operator as one is after the first login's steps: password changed and TOTP enrolled with
+ * TEST_TOTP_SECRET (set here directly; the steps themselves are tested in signin.test.ts).
+ */
+export async function enrolledOperator(
   h: Harness,
   role: OperatorRole,
-): Promise<{ id: number; username: string; token: string }> {
+): Promise<{ id: number; username: string }> {
   seq += 1;
   const username = `${role}${seq}_${randomBytes(3).toString('hex')}`;
   const op = await createOperator(h.app.ctx.db, { username, password: OPERATOR_PASSWORD, role });
-  const res = await h.call<{ token: string }>('POST', 'admin/login', {
+  await h.app.ctx.db.query(
+    'UPDATE operators SET must_change_password = false, totp_secret = $2, totp_enabled_at = now() WHERE id = $1',
+    [op.id, TEST_TOTP_SECRET],
+  );
+  return { id: op.id, username };
+}
+
+/**
+ * Signs an enrolled operator in through the API: password, then the current TOTP code. The
+ * operator's last used step is cleared first, so a second sign-in within one 30-second step
+ * (which a real authenticator could not do) works in tests.
+ */
+export async function signIn(h: Harness, username: string): Promise<string> {
+  const res = await h.call<{ token: string; stage: string }>('POST', 'admin/login', {
     username,
     password: OPERATOR_PASSWORD,
   });
   if (res.body.type !== 'ok') throw new Error(`admin login failed: ${res.body.message}`);
-  return { id: op.id, username, token: res.body.data.token };
+  if (res.body.data.stage !== 'totp') throw new Error(`admin login at stage ${res.body.data.stage}`);
+  const { token } = res.body.data;
+  await h.app.ctx.db.query('UPDATE operators SET totp_last_step = NULL WHERE username = $1', [username]);
+  const verified = await h.call(
+    'POST',
+    'admin/totp/verify',
+    { code: currentCode(username, TEST_TOTP_SECRET) },
+    { token },
+  );
+  if (verified.body.type !== 'ok') throw new Error(`admin TOTP failed: ${verified.body.message}`);
+  return token;
+}
+
+/** Creates an enrolled operator and signs in through the API (password and TOTP code). */
+export async function operatorLogin(
+  h: Harness,
+  role: OperatorRole,
+): Promise<{ id: number; username: string; token: string }> {
+  const op = await enrolledOperator(h, role);
+  return { ...op, token: await signIn(h, op.username) };
 }
 
 export interface AuditRow {

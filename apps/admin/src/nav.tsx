@@ -1,0 +1,46 @@
+import type { OperatorRole } from '@verdant/api';
+import { type ComponentType, type LazyExoticComponent, lazy } from 'react';
+
+/** Side-menu sections, in the order the menu shows them. */
+export const NAV_GROUPS = ['review', 'users', 'config', 'support', 'system'] as const;
+export type NavGroup = (typeof NAV_GROUPS)[number];
+
+/** A queue whose waiting count the menu shows beside its entry (GET admin/queues). */
+export type QueueName = 'kyc' | 'deposits' | 'withdrawals' | 'launchpad';
+
+export interface NavEntry {
+  /** Hash route, e.g. '/users' (the console is at /admin/#/users). */
+  path: string;
+  /** i18n key of the menu label and page title. */
+  labelKey: string;
+  /** Roles that see the entry and may open the page; admin always may. */
+  roles: readonly OperatorRole[];
+  page: LazyExoticComponent<ComponentType>;
+  group?: NavGroup;
+  badge?: QueueName;
+  /** Routes reached from a page (e.g. a detail) that the menu does not list. */
+  hidden?: boolean;
+}
+
+const REVIEWERS: OperatorRole[] = ['admin', 'reviewer'];
+const ADMIN: OperatorRole[] = ['admin'];
+
+/**
+ * The console's pages: the shell builds the menu and the routes from this list and hides what
+ * the operator's role may not see. Add an entry per page (one small edit each).
+ */
+export const NAV: NavEntry[] = [
+  {
+    path: '/audit',
+    labelKey: 'nav.audit',
+    roles: ADMIN,
+    group: 'system',
+    page: lazy(() => import('./pages/system/AuditPage')),
+  },
+];
+
+export function allowed(entry: Pick<NavEntry, 'roles'>, role: OperatorRole | undefined): boolean {
+  return role === 'admin' || (role !== undefined && entry.roles.includes(role));
+}
+
+export { ADMIN as ADMIN_ROLES, REVIEWERS as REVIEW_ROLES };
