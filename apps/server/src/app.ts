@@ -32,6 +32,8 @@ import launchpadRoutes from './modules/launchpad/routes.ts';
 import { createLaunchpadService } from './modules/launchpad/service.ts';
 import marketRoutes from './modules/market/routes.ts';
 import { createMarketService } from './modules/market/service.ts';
+import newsRoutes from './modules/news/routes.ts';
+import { createNewsService } from './modules/news/service.ts';
 import { createNotifier, type Notifier } from './modules/notify/service.ts';
 import optionRoutes from './modules/option/routes.ts';
 import { createOptionService } from './modules/option/service.ts';
@@ -140,6 +142,8 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
   app.decorate('io', attachRealtime(app, bus ?? undefined));
+  // notices and personal messages: other modules' events write messages pushed to app.io
+  app.decorate('news', createNewsService(ctx, app.io, app.log));
   // markets and market data: the first start's back-fill, then the index feed, run in the
   // background once the server listens (tests without a port start them by hand)
   const market = createMarketService(ctx, app.io, app.log);
@@ -317,6 +321,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(contractRoutes);
       await api.register(trustRoutes);
       await api.register(launchpadRoutes);
+      await api.register(newsRoutes);
       await api.register(supportRoutes);
     },
     { prefix: API_BASE },

@@ -74,3 +74,9 @@ export const LaunchpadEvents = {
   /** Payload LaunchpadOrder. */
   order: 'launchpad_order',
 } as const;
+
+/** Personal messages: the user's own room hears each new one, once its event has committed. */
+export const NewsEvents = {
+  /** Payload Message, in the user's language. */
+  message: 'user_message',
+} as const;

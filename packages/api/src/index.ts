@@ -12,6 +12,7 @@ export * from './schemas/console-users.ts';
 export * from './schemas/kyc.ts';
 export * from './schemas/launchpad.ts';
 export * from './schemas/market.ts';
+export * from './schemas/news.ts';
 export * from './schemas/operators.ts';
 export * from './schemas/option.ts';
 export * from './schemas/referral.ts';

@@ -80,6 +80,12 @@ export const Paths = {
   launchpadRecommend: 'lh/send/get_recommend', // GET
   // not in spec §7: taking allotted coins once unlocked ("a new coin is redeemable after launch")
   launchpadRedeem: 'lh/send/redeem',
+  // notices (spec §7) and, not in spec §7, the user's personal messages
+  newsList: 'news/list',
+  newsDetail: 'news/detail',
+  messages: 'news/messages',
+  messagesUnread: 'news/messages/unread',
+  messagesRead: 'news/messages/read',
 } as const;
 
 /** Operator API, relative to /api (operators are separate from users). */
@@ -124,5 +130,11 @@ export const AdminPaths = {
   adjustmentRequest: 'admin/adjustments/request',
   adjustmentApprove: 'admin/adjustments/approve',
   adjustmentReject: 'admin/adjustments/reject',
+  news: 'admin/news', // GET
+  newsCreate: 'admin/news/create',
+  newsEdit: 'admin/news/edit',
+  newsPublish: 'admin/news/publish',
+  newsUnpublish: 'admin/news/unpublish',
+  newsDelete: 'admin/news/delete',
 } as const;
 export type PathName = keyof typeof Paths;

@@ -9,6 +9,24 @@ import { AppError } from '../http/errors.ts';
 /** The one thing services need from a database: parameterised queries, and transactions. */
 export interface Queryable {
   query<T = Record<string, unknown>>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * Runs `fn` once what this queryable wrote is committed: after the transaction's COMMIT inside
+   * tx (never when it rolls back), at once outside one. For side effects others must not see
+   * before the data (socket pushes); `fn` gets the database it was committed to (whose services
+   * hold the sockets). Optional so hand-made queryables stay valid; see afterCommit.
+   */
+  afterCommit?(fn: (db: Db) => void): void;
+}
+
+/** Runs the callbacks of a committed transaction; one that throws does not stop the others. */
+function runCommitted(db: Db, fns: ((db: Db) => void)[]): void {
+  for (const fn of fns) {
+    try {
+      fn(db);
+    } catch {
+      // a side effect after the commit cannot undo it; the callback logs its own failures
+    }
+  }
 }
 
 export interface Db extends Queryable {
@@ -132,13 +150,15 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
       return r.rows;
     },
   };
-  return {
+  const self: Db = {
     kind: 'pglite',
     query: q.query,
     dumpDataDir: () => pg.dumpDataDir('none'),
     // PGlite is one connection guarded by a mutex: a transaction holds it until it ends.
-    tx: (fn) =>
-      pg.transaction(async (t) => {
+    afterCommit: (fn) => fn(self),
+    tx: async (fn) => {
+      const committed: ((db: Db) => void)[] = [];
+      const out = await pg.transaction(async (t) => {
         // As on PostgreSQL: what fn issued and did not await is part of the transaction too.
         const issued: Promise<unknown>[] = [];
         try {
@@ -149,6 +169,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
               p.catch(() => {});
               return p;
             },
+            afterCommit: (f) => committed.push(f),
           });
           await Promise.all(issued);
           return out;
@@ -157,7 +178,10 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
           await Promise.allSettled(issued);
           throw e;
         }
-      }),
+      });
+      runCommitted(self, committed);
+      return out;
+    },
     close: async () => {
       try {
         await pg.close();
@@ -166,6 +190,7 @@ async function openPglite(dataDir: string | undefined, snapshot?: Blob): Promise
       }
     },
   };
+  return self;
 }
 
 /** Folders this process has locked (a second open in the same process is refused too). */
@@ -389,9 +414,10 @@ async function openPostgres(opts: DbOptions): Promise<Db> {
       )
       .then((r) => r.rows as T[], rethrow);
   };
-  return {
+  const self: Db = {
     kind: 'postgres',
     query: (sql, params = []) => run(pool, sql, params),
+    afterCommit: (fn) => fn(self),
     /**
      * Pipelined: BEGIN goes out with fn's first statement, and COMMIT right behind the last
      * statements fn issued, so a transaction whose final writes are not awaited by fn costs one
@@ -411,14 +437,19 @@ async function openPostgres(opts: DbOptions): Promise<Db> {
         return p;
       };
       let broken = false;
+      const committed: ((db: Db) => void)[] = [];
       try {
         track(client.query('BEGIN'));
-        const out = await fn({ query: (sql, params = []) => track(run(client, sql, params)) });
+        const out = await fn({
+          query: (sql, params = []) => track(run(client, sql, params)),
+          afterCommit: (f) => committed.push(f),
+        });
         const commit = client.query('COMMIT');
         // handled now: if a statement before it failed, tx is already on its way out
         commit.catch(() => {});
         await Promise.all(issued);
         await commit;
+        runCommitted(self, committed);
         return out;
       } catch (e) {
         await Promise.allSettled(issued);
@@ -438,4 +469,5 @@ async function openPostgres(opts: DbOptions): Promise<Db> {
     },
     close: () => pool.end(),
   };
+  return self;
 }

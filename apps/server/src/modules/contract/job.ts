@@ -13,6 +13,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import { post } from '../../ledger/ledger.ts';
 import type { Market, MarketService } from '../market/service.ts';
+import { writeMessage } from '../news/service.ts';
 import { closeSettlement, fillPosting, triggersOf } from './settlement.ts';
 import {
   addEvent,
@@ -136,6 +137,14 @@ export async function closeRow(
     tickId: tick.id,
     price: tick.price,
   });
+  if (why === 'liquidation')
+    await writeMessage(q, row.user_id, 'position_liquidated', {
+      id: row.id,
+      symbol: `${c.market.base}/${c.market.quote}`,
+      price: tick.price,
+      payout: s.payout,
+      currency_id: c.currencyId,
+    });
   return updated;
 }
 

@@ -19,6 +19,7 @@ import type { Queryable } from '../../db/client.ts';
 import { isUniqueViolation } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { intlLocale } from '../../i18n/index.ts';
+import { writeMessage } from '../news/service.ts';
 import { uploadsService } from '../uploads/service.ts';
 import { setVerificationState, type VerificationStates, verificationStates } from '../user/service.ts';
 
@@ -159,6 +160,15 @@ export async function reviewVerification(
     [id, decision, decision === 'rejected' ? reason : null, operatorId],
   );
   const userAfter = await setVerificationState(q, before.user_id, before.level, decision);
+  await writeMessage(
+    q,
+    before.user_id,
+    decision === 'verified' ? 'verification_passed' : 'verification_rejected',
+    {
+      level: before.level,
+      reason: reason ?? '',
+    },
+  );
   return { before: before!, after: after!, user: { before: userBefore, after: userAfter } };
 }
 

@@ -26,6 +26,7 @@ import { balanceOf, InsufficientFunds, type Leg, post } from '../../ledger/ledge
 import { userRoom } from '../../realtime/index.ts';
 import { writeAudit } from '../admin/service.ts';
 import type { MarketService } from '../market/service.ts';
+import { writeMessage } from '../news/service.ts';
 import { capacityOf, projectState, toOrder, toProject, unlockOf } from './present.ts';
 import {
   accountsOf,
@@ -382,6 +383,13 @@ export function createLaunchpadService(
         // what is not allotted leaves the project's subscribed total
         await freeSubscribed(q, p.id, a.refund);
         await markPassed(q, o.id, { ...a, unlockAt: unlockOf(p), opId, at: new Date(now) });
+        await writeMessage(q, o.user_id, 'subscription_passed', {
+          id: o.id,
+          quantity: a.quantity,
+          coin: coin.symbol,
+          refund: a.refund,
+          currency: pay.symbol,
+        });
         const [after] = await orderRows(q, [o.id]);
         await writeAudit(q, {
           operatorId: opId,

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { currenciesById } from '../../ledger/currencies.ts';
 import { type Posting, postMany } from '../../ledger/ledger.ts';
 import { latestTickTimes, type SpanTick, ticksThrough } from '../market/service.ts';
+import { writeMessages } from '../news/service.ts';
 
 /** Orders settled per transaction: big enough for the bench's 10,000 in a handful, small enough to keep locks short. */
 export const SETTLE_BATCH = 5000;
@@ -179,6 +180,27 @@ export async function settleBatch(
     // the stake was frozen at purchase: a shortfall means the ledger and the orders disagree
     if (short && !short.ok)
       throw new Error(`option settlement: account ${short.accountId} lacks a frozen stake`);
+    // each owner hears of the delivery: one INSERT for the whole pass (cols is in `taken`'s order)
+    await writeMessages(
+      q,
+      'option_delivered',
+      taken.flatMap((o, i) =>
+        mine.has(o.id)
+          ? [
+              {
+                userId: o.user_id,
+                params: {
+                  id: o.id,
+                  price: cols.price[i]!,
+                  result: cols.result[i]!,
+                  payout: cols.payout[i]!,
+                  currency_id: o.currency_id,
+                },
+              },
+            ]
+          : [],
+      ),
+    );
     return { settled: updated.map((r) => ({ id: r.id, userId: r.user_id })), seen: due.length };
   });
 }

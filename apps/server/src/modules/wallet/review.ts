@@ -5,6 +5,7 @@ import { canon } from '../../db/values.ts';
 import { AppError } from '../../http/errors.ts';
 import { parseReason, parseTxRef } from '../../http/parse.ts';
 import { type Posting, post } from '../../ledger/ledger.ts';
+import { writeMessage } from '../news/service.ts';
 import { negate, parseId, spot } from './shared.ts';
 
 // Review functions for the operators' module: each runs inside the caller's transaction.
@@ -81,7 +82,16 @@ interface Decision<T> {
 }
 
 /** One review: lock the pending request, post its money, record who decided what. */
-async function decide<T extends { id: number; status: MoneyRequestState; amount: string; fee?: string }>(
+async function decide<
+  T extends {
+    id: number;
+    user_id: number;
+    currency_id: number;
+    status: MoneyRequestState;
+    amount: string;
+    fee?: string;
+  },
+>(
   q: Queryable,
   table: 'deposits' | 'withdrawals',
   columns: string,
@@ -95,6 +105,18 @@ async function decide<T extends { id: number; status: MoneyRequestState; amount:
     `UPDATE ${table} SET status = $3, ${d.note ? `${d.note.column} = $4, ` : ''}reviewed_by = $2, reviewed_at = now()
       WHERE id = $1 RETURNING ${columns}`,
     d.note ? [row.id, operatorId, d.status, d.note.value] : [row.id, operatorId, d.status],
+  );
+  // the user hears of the decision in a message (pushed once this transaction commits)
+  await writeMessage(
+    q,
+    row.user_id,
+    `${table === 'deposits' ? 'deposit' : 'withdrawal'}_${d.status === 'approved' ? 'passed' : 'rejected'}`,
+    {
+      id: row.id,
+      amount: canon(row.amount),
+      currency_id: row.currency_id,
+      reason: d.note?.column === 'reject_reason' ? d.note.value : '',
+    },
   );
   return canonRow(after!);
 }
