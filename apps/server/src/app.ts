@@ -37,6 +37,8 @@ import { createNewsService } from './modules/news/service.ts';
 import { createNotifier, type Notifier } from './modules/notify/service.ts';
 import optionRoutes from './modules/option/routes.ts';
 import { createOptionService } from './modules/option/service.ts';
+import referralRoutes from './modules/referral/routes.ts';
+import { createReferralService } from './modules/referral/service.ts';
 import settingsRoutes from './modules/settings/routes.ts';
 import { ensureMarketMaker, MarketMaker } from './modules/spot/maker.ts';
 import spotRoutes from './modules/spot/routes.ts';
@@ -146,6 +148,10 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   app.decorate('news', createNewsService(ctx, app.io, app.log));
   // markets and market data: the first start's back-fill, then the index feed, run in the
   // background once the server listens (tests without a port start them by hand)
+  // referral rebates: the configured default rate is in the database before any fee is charged
+  const referral = createReferralService(ctx);
+  await referral.applyConfig();
+  app.decorate('referral', referral);
   const market = createMarketService(ctx, app.io, app.log);
   app.decorate('market', market);
   app.addHook('onListen', async () => {
@@ -321,6 +327,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
       await api.register(contractRoutes);
       await api.register(trustRoutes);
       await api.register(launchpadRoutes);
+      await api.register(referralRoutes);
       await api.register(newsRoutes);
       await api.register(supportRoutes);
     },

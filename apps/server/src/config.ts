@@ -68,6 +68,11 @@ export interface Config {
    * term counts these. 86,400,000; shorter only for end-to-end tests and demonstrations.
    */
   trustDayMs: number;
+  /**
+   * The referral rebate rate (REFERRAL_RATE): the fraction of a referee's trading fee its
+   * referrer receives, unless an operator gave the referrer an exclusive rate. 0 to 1.
+   */
+  referralRate: string;
   /** Seed of the simulated index feed: the same seed gives the same prices at the same times. */
   feedSeed: string;
   /** Days of simulated chart history written on first start for a market without any; 0: none. */
@@ -125,6 +130,13 @@ function int(v: string | undefined, fallback: number): number {
   return n;
 }
 
+/** A fraction from 0 to 1 as a decimal string (money rates never pass through a number). */
+function rate(v: string | undefined, fallback: string): string {
+  if (v === undefined || v === '') return fallback;
+  if (!/^(0(\.\d{1,8})?|1(\.0{1,8})?)$/.test(v)) throw new Error(`not a rate from 0 to 1: ${v}`);
+  return v;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const root = resolve(import.meta.dirname, '../../..');
   return {
@@ -178,6 +190,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, overrides: Part
     bankDetails: env.BANK_DETAILS || undefined,
     feedIntervalMs: int(env.FEED_INTERVAL_MS, 1000),
     trustDayMs: Math.max(1000, int(env.TRUST_DAY_MS, 86_400_000)),
+    referralRate: rate(env.REFERRAL_RATE, '0.2'),
     feedSeed: env.FEED_SEED || 'verdant',
     backfillDays: int(env.BACKFILL_DAYS, 30),
     marketPublishMs: int(env.MARKET_PUBLISH_MS, 300),

@@ -11,8 +11,8 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'socket.io';
 import type { Db, Queryable } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
-import { post } from '../../ledger/ledger.ts';
 import type { Market, MarketService } from '../market/service.ts';
+import { postCharging } from '../referral/index.ts';
 import { writeMessage } from '../news/service.ts';
 import { closeSettlement, fillPosting, triggersOf } from './settlement.ts';
 import {
@@ -127,7 +127,7 @@ export async function closeRow(
   why: CloseReason,
 ): Promise<PositionRow> {
   const s = closeSettlement(c.spec, row, c.currencyId, tick.price, why);
-  await post(q, s.posting);
+  await postCharging(q, s.posting, 'contract');
   const updated = await markClosed(q, row.id, tick, why, s);
   // the row was locked FOR UPDATE as holding: a miss here is a bug, and rolls everything back
   if (!updated) throw new Error(`contract position ${row.id} changed under its lock`);
@@ -151,7 +151,7 @@ export async function closeRow(
 async function fill(q: Queryable, c: Contract, row: PositionRow, tick: Tick): Promise<PositionRow> {
   const updated = await markFilled(q, row.id, tick.id);
   const posting = fillPosting(row, c.currencyId);
-  if (posting) await post(q, posting);
+  if (posting) await postCharging(q, posting, 'contract');
   await addEvent(q, { positionId: row.id, kind: 'open', tickId: tick.id, price: row.price });
   return updated;
 }

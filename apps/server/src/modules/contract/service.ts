@@ -29,6 +29,7 @@ import { currenciesById } from '../../ledger/currencies.ts';
 import { balanceOf, InsufficientFunds, LedgerBatch, post } from '../../ledger/ledger.ts';
 import { addStreamResolver, userRoom } from '../../realtime/index.ts';
 import type { MarketService } from '../market/service.ts';
+import { postCharging } from '../referral/index.ts';
 import { type Contract, closeRow, createTriggerJob, locked, type TriggerJobOptions } from './job.ts';
 import { apiTick, contractInfo, present } from './present.ts';
 import { cancelPosting, openPosting, triggersOf } from './settlement.ts';
@@ -253,7 +254,8 @@ export function createContractService(
             tickId: tick.id,
           });
           try {
-            await post(q, openPosting(userId, c.currencyId, r.id, limit === null, cost));
+            // a market open charges its fee now: the referrer's rebate goes with it
+            await postCharging(q, openPosting(userId, c.currencyId, r.id, limit === null, cost), 'contract');
           } catch (e) {
             if (e instanceof InsufficientFunds)
               throw new AppError(

@@ -3,6 +3,7 @@ import type { Db } from '../../db/client.ts';
 import { currenciesById } from '../../ledger/currencies.ts';
 import { type Posting, postMany } from '../../ledger/ledger.ts';
 import { latestTickTimes, type SpanTick, ticksThrough } from '../market/service.ts';
+import { feeCharges, rebatePostings } from '../referral/index.ts';
 import { writeMessages } from '../news/service.ts';
 
 /** Orders settled per transaction: big enough for the bench's 10,000 in a handful, small enough to keep locks short. */
@@ -175,6 +176,13 @@ export async function settleBatch(
     // posted in delivery order, only for the orders this transaction moved out of 'waiting'
     const mine = new Set(updated.map((r) => r.id));
     const list = taken.filter((o) => mine.has(o.id)).map((o) => postings.get(o.id)!);
+    // the referrers' rebates on the winners' fees, in this transaction
+    list.push(
+      ...(await rebatePostings(
+        q,
+        list.flatMap((p) => feeCharges(p, 'option')),
+      )),
+    );
     const results = await postMany(q, list);
     const short = results.find((r) => !r.ok);
     // the stake was frozen at purchase: a shortfall means the ledger and the orders disagree

@@ -7,6 +7,7 @@ import { AppError, invalid } from '../../http/errors.ts';
 import { LedgerBatch } from '../../ledger/ledger.ts';
 import { userRoom } from '../../realtime/index.ts';
 import type { Market, MarketService, RecordedTrades } from '../market/service.ts';
+import { rebatePostings } from '../referral/index.ts';
 import { priceOf, qtyOf, toCount } from './grid.ts';
 import {
   newOrder,
@@ -21,6 +22,7 @@ import { BatchQueue, type InFlight, signal, type Turns } from './pipeline.ts';
 import {
   accountsAtStake,
   emptySettlement,
+  feeCharges,
   freezeFor,
   freezePosting,
   releasePosting,
@@ -412,6 +414,8 @@ export class Desk {
       t.id = tradeIds[i]!;
       for (const fill of s.tradeFills[i]!) fill.id = String(t.id);
     });
+    // the payers' referrers get their rebates out of these fees: one query for the batch
+    s.postings.push(...(await rebatePostings(q, feeCharges(m, s.trades))));
     const settled = await ledger.post(s.postings);
     const bad = settled.findIndex((r) => !r.ok);
     if (bad >= 0) throw new Error(`spot: settlement '${s.postings[bad]!.reason}' would overdraw an account`);

@@ -2,6 +2,7 @@ import type { OrderFill } from '@verdant/api';
 import { type Dec, dec, type EngineEvent, type OrderBook, truncateDecimal } from '@verdant/engine';
 import type { AccountRef, Posting } from '../../ledger/ledger.ts';
 import type { Market, TradeInput } from '../market/service.ts';
+import type { FeeCharge } from '../referral/index.ts';
 import { amountOf, priceOf, qtyOf, unitsOf } from './grid.ts';
 import { feeCurrency, type Order, type PlaceInput, type Request } from './order.ts';
 
@@ -242,4 +243,31 @@ export function accountsAtStake(m: Market, book: OrderBook, batch: readonly Requ
   const refs: AccountRef[] = [feeAccount(m.baseCurrencyId), feeAccount(m.quoteCurrencyId)];
   for (const u of people) refs.push(spotAccount(u, m.baseCurrencyId), spotAccount(u, m.quoteCurrencyId));
   return refs;
+}
+
+/**
+ * The fees a batch's trades charged, one per side of each trade that paid one, for the payers'
+ * referrers' rebates: buyers pay in the base currency, sellers in the quote (as `settle` charges).
+ */
+export function feeCharges(m: Market, trades: readonly TradeInput[]): FeeCharge[] {
+  const out: FeeCharge[] = [];
+  for (const t of trades) {
+    const takerBuys = t.takerSide === 'buy';
+    for (const [payerId, fee, orderId, buys] of [
+      [t.takerUserId, t.takerFee, t.takerOrderId, takerBuys],
+      [t.makerUserId, t.makerFee, t.makerOrderId, !takerBuys],
+    ] as const) {
+      if (payerId == null || fee === undefined || fee === '0') continue;
+      out.push({
+        kind: 'spot',
+        payerId,
+        currencyId: buys ? m.baseCurrencyId : m.quoteCurrencyId,
+        fee,
+        accountType: 'spot',
+        refType: 'spot_order',
+        refId: orderId ?? '',
+      });
+    }
+  }
+  return out;
 }

@@ -31,6 +31,7 @@ export {
   type WithdrawalRow,
 } from './review.ts';
 export { parseBankDetails };
+export { type UsdtPrices, usdtPrices } from './prices.ts';
 
 /**
  * The user's wallet, one part per sub-domain: balances and flows, transfers, deposits,
