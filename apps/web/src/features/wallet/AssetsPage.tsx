@@ -19,6 +19,7 @@ import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
 import { walletKeys, walletListQuery } from './api';
 import { CoinRow } from './components/CoinRow';
+import { DemoFundsCard } from './components/DemoFundsCard';
 import { isAccountType, useCurrencies, useStoredFlag } from './components/hooks';
 import './wallet.css';
 import './assets.css';
@@ -99,6 +100,8 @@ export default function AssetsPage() {
             </button>
           </nav>
         </section>
+
+        <DemoFundsCard />
 
         <Tabs
           className="v-wallet-assets__tabs"

@@ -4,6 +4,7 @@ import {
   type BankCard,
   type BankCardBody,
   type CurrencyInfo,
+  type DemoFundsInfo,
   type DepositAddress,
   type DepositPage,
   type DepositRecord,
@@ -48,7 +49,19 @@ export const walletKeys = {
   withdrawInfo: (currencyId: number) => ['user', 'wallet', 'withdraw-info', currencyId] as const,
   addresses: () => ['user', 'wallet', 'addresses'] as const,
   bankCards: () => ['user', 'bank-cards'] as const,
+  demoFunds: () => ['user', 'wallet', 'demo-funds'] as const,
 };
+
+/** Whether the assets page offers demo funds (a server on development deposit keys only). */
+export function demoFundsQuery() {
+  return queryOptions({
+    queryKey: walletKeys.demoFunds(),
+    queryFn: ({ signal }) => api.get<DemoFundsInfo>(Paths.demoFunds, undefined, { signal, loading: false }),
+    staleTime: 60_000,
+  });
+}
+
+export const takeDemoFunds = () => api.post<DemoFundsInfo>(Paths.demoFunds);
 
 export function currenciesQuery() {
   return queryOptions({
