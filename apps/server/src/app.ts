@@ -230,6 +230,24 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     const c = await clusterSpot({ local, market, bus, jobs, db, log: app.log });
     spot = c.spot;
     marketOwners = c.owners;
+  } else {
+    // a market added while the server runs (a launch) takes orders at once
+    market.onAdded(() => {
+      void local
+        .addMarkets()
+        .catch((err) => app.log.error({ err }, 'spot: a new market could not be opened'));
+    });
+  }
+  if (bus) {
+    // markets changed on one process are read again on the others (their books open there too)
+    const b = bus;
+    market.onAdded(({ heard }) => {
+      if (!heard)
+        void b.broadcast('markets-changed', {}).catch((err) => app.log.error({ err }, 'markets-changed'));
+    });
+    b.onBroadcast('markets-changed', () => {
+      market.added({ heard: true }).catch((err) => app.log.error({ err }, 'markets-changed'));
+    });
   }
   app.decorate('spot', spot);
   // timed options: the settlement job starts once the server listens, first settling what fell
@@ -251,12 +269,12 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   const trust = createTrustService(ctx, app.io, app.log);
   app.decorate('trust', trust);
   app.addHook('onListen', async () => trust.start());
-  // new-coin subscription: operators allot, users redeem once unlocked; a launch past its time
-  // gets its spot market at start (tests without a port call launchDue by hand)
+  // new-coin subscription: operators allot, users redeem once unlocked; a singleton job lists a
+  // coin's spot market at its launch time (tests without a port run it or launchDue by hand)
   const launchpad = createLaunchpadService(ctx, market, app.io, app.log);
   app.decorate('launchpad', launchpad);
   app.addHook('onListen', async () => {
-    await launchpad.launchDue().catch((err) => app.log.error({ err }, 'launchpad launch'));
+    jobs.runSingleton('launchpad-launch', () => launchpad.runLaunches());
   });
   // the house market maker quotes once the server listens (tests without a port start it by hand)
   if (config.marketMaker.enabled) {

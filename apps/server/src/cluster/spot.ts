@@ -108,7 +108,18 @@ export async function clusterSpot(opts: {
       );
     };
   };
-  for (const m of await market.allMarkets()) jobs.runSingleton(`spot:${m.symbol}`, () => takeMarket(m));
+  const runBooks = async () => {
+    for (const m of await market.allMarkets()) jobs.runSingleton(`spot:${m.symbol}`, () => takeMarket(m));
+  };
+  await runBooks();
+  // A market added while the cluster runs (a launch, here or on another process: app.ts relays
+  // the reload) gets its desk on every process and its book's job, which one process takes.
+  market.onAdded(() => {
+    void local
+      .addMarkets()
+      .then(runBooks)
+      .catch((err) => log.error({ err }, 'spot: a new market could not be opened'));
+  });
 
   // ---- handing commands to the owner -----------------------------------------------------------
 

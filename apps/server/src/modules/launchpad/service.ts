@@ -38,6 +38,7 @@ import {
   markPassed,
   markRedeemed,
   markRejected,
+  nextLaunch,
   ORDER_SELECT,
   type OrderRow,
   orderForUpdate,
@@ -59,6 +60,9 @@ import {
 } from './validation.ts';
 
 export type LaunchpadService = ReturnType<typeof createLaunchpadService>;
+
+/** How often the launch job looks again when no launch is nearer (edits on other processes). */
+const LAUNCH_CHECK_MS = 5_000;
 
 /**
  * New-coin subscription (docs/decisions.md, "New-coin subscription"): projects as data, a
@@ -151,12 +155,15 @@ export function createLaunchpadService(
     return (await adminRows(await orderRows(db, [id])))[0]!;
   }
 
-  return {
+  /** The running launch job's wake-up (an operator moved a launch time), if it runs here. */
+  let wakeJob: (() => void) | null = null;
+
+  const service = {
     /**
      * A launch adds the coin's spot market (coin against the payment currency, the project's
      * tick and lot) through the market module: for every project whose launch time has passed
-     * and that has no market yet. Answers the markets added. Run at start (app.ts); the spot
-     * books are built at start, so a market added takes orders from the next start.
+     * and that has no market yet. Answers the markets added. `market.added` opens their books
+     * (app.ts: on every process of a cluster). Run by the `launchpad-launch` job (runLaunches).
      */
     async launchDue(now = Date.now()): Promise<number[]> {
       const added: number[] = [];
@@ -180,10 +187,48 @@ export function createLaunchpadService(
         if (marketId !== null) added.push(marketId);
       }
       if (added.length > 0) {
-        market.reload();
+        await market.added();
         log.info({ markets: added }, 'launched coins listed');
       }
       return added;
+    },
+
+    /**
+     * The `launchpad-launch` singleton job (app.ts): lists what is due now, then sleeps until the
+     * next launch time, looking again at least every LAUNCH_CHECK_MS (a launch time an operator
+     * edited on another process). Answers how to stop it.
+     */
+    async runLaunches(): Promise<() => Promise<void>> {
+      let stopped = false;
+      let timer: NodeJS.Timeout | null = null;
+      let running: Promise<void> = Promise.resolve();
+      const round = async () => {
+        timer = null;
+        try {
+          await service.launchDue();
+        } catch (err) {
+          log.error({ err }, 'launchpad launch');
+        }
+        if (stopped) return;
+        const next = await nextLaunch(db).catch(() => null);
+        // one still due after this round failed to list: try it again at the next check
+        const wait = next === null ? LAUNCH_CHECK_MS : next.getTime() - Date.now();
+        timer = setTimeout(wake, wait <= 0 ? LAUNCH_CHECK_MS : Math.min(wait, LAUNCH_CHECK_MS));
+      };
+      const wake = () => {
+        if (stopped) return;
+        if (timer) clearTimeout(timer);
+        timer = null;
+        running = running.then(round);
+      };
+      wake();
+      wakeJob = wake;
+      return async () => {
+        stopped = true;
+        if (wakeJob === wake) wakeJob = null;
+        if (timer) clearTimeout(timer);
+        await running;
+      };
     },
 
     async config(query: LaunchpadListQuery, lang: Lang, now = Date.now()): Promise<LaunchpadConfig> {
@@ -443,6 +488,7 @@ export function createLaunchpadService(
       return adminAnswer(id);
     },
   };
+  return service;
 }
 
 declare module 'fastify' {

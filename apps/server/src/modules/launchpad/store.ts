@@ -1,5 +1,6 @@
 import type { LaunchpadOrderStatus } from '@verdant/api';
 import type { Queryable } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
 
 // The launchpad tables' rows in and out (launchpad_projects, launchpad_orders). Nothing here
 // decides anything.
@@ -130,22 +131,32 @@ export async function markRedeemed(q: Queryable, id: string, at: Date): Promise<
   await q.query('UPDATE launchpad_orders SET redeemed_at = $2 WHERE id = $1', [id, at.toISOString()]);
 }
 
+/** Decided once: the UPDATE itself requires the review state (the row lock guards it too). */
+function decidedOnce(rows: unknown[]): void {
+  if (rows.length === 0) throw new AppError('ALREADY_REVIEWED', 'launchpad.alreadyReviewed', {}, 'id');
+}
+
 export async function markPassed(
   q: Queryable,
   id: string,
   a: { quantity: string; cost: string; refund: string; unlockAt: Date; opId: number; at: Date },
 ): Promise<void> {
-  await q.query(
-    `UPDATE launchpad_orders SET status = 'passed', quantity = $2, cost = $3, refund = $4, unlock_at = $5,
-            reviewed_by = $6, reviewed_at = $7 WHERE id = $1`,
-    [id, a.quantity, a.cost, a.refund, a.unlockAt.toISOString(), a.opId, a.at.toISOString()],
+  decidedOnce(
+    await q.query(
+      `UPDATE launchpad_orders SET status = 'passed', quantity = $2, cost = $3, refund = $4, unlock_at = $5,
+              reviewed_by = $6, reviewed_at = $7 WHERE id = $1 AND status = 'review' RETURNING id`,
+      [id, a.quantity, a.cost, a.refund, a.unlockAt.toISOString(), a.opId, a.at.toISOString()],
+    ),
   );
 }
 
 export async function markRejected(q: Queryable, id: string, reason: string, opId: number, at: Date) {
-  await q.query(
-    `UPDATE launchpad_orders SET status = 'rejected', reason = $2, reviewed_by = $3, reviewed_at = $4 WHERE id = $1`,
-    [id, reason, opId, at.toISOString()],
+  decidedOnce(
+    await q.query(
+      `UPDATE launchpad_orders SET status = 'rejected', reason = $2, reviewed_by = $3, reviewed_at = $4
+        WHERE id = $1 AND status = 'review' RETURNING id`,
+      [id, reason, opId, at.toISOString()],
+    ),
   );
 }
 
@@ -162,6 +173,15 @@ export const unlistedLaunched = (q: Queryable, at: Date) =>
     'SELECT id FROM launchpad_projects WHERE market_id IS NULL AND launch_at <= $1 ORDER BY id',
     [at.toISOString()],
   );
+
+/** The earliest launch time of a project not yet listed, or null. */
+export async function nextLaunch(q: Queryable): Promise<Date | null> {
+  const [r] = await q.query<{ at: string | null }>(
+    `SELECT (extract(epoch FROM min(launch_at)) * 1000)::bigint::text AS at
+       FROM launchpad_projects WHERE market_id IS NULL`,
+  );
+  return r?.at ? new Date(Number(r.at)) : null;
+}
 
 export async function setMarket(q: Queryable, projectId: number, marketId: number): Promise<void> {
   await q.query('UPDATE launchpad_projects SET market_id = $2 WHERE id = $1', [projectId, marketId]);

@@ -165,6 +165,9 @@ export function createMarketService(
   /** Told of every round of ticks once it is committed (options settle on them, and stream them). */
   const tickListeners = new Set<(prices: ReadonlyMap<number, string>, atMs: number) => void>();
 
+  /** Told when a market was added (its book opens without a restart). */
+  const addedListeners = new Set<(change: { heard: boolean }) => void>();
+
   const feed = new IndexFeed(
     opts.source ?? new SimSource(seed),
     { recordTicks, markets: async () => (await enabled()).filter((m) => m.simulated) },
@@ -232,14 +235,40 @@ export function createMarketService(
     market,
     /**
      * Adds a launched coin's market inside the caller's transaction (markets as data); call
-     * `reload` after the commit. Not simulated: no index feed or back-fill serves it, its price
-     * is its trades. The spot books are built at start, so it takes orders from the next start.
+     * `added` after the commit. Not simulated: no index feed or back-fill serves it, its price
+     * is its trades; `added` then opens its book on the spot side (app.ts, cluster/spot.ts).
      */
     addMarket: (q: Queryable, n: NewMarket) => insertMarket(q, n),
     /** Reads markets again (after an operator changes them). */
     reload(): void {
       all = null;
       invalidateTickers();
+    },
+    /**
+     * A market was added (a launch): reads markets again and tells the listeners (the spot side
+     * opens its book, app.ts relays it to the other processes of a cluster). `heard`: the change
+     * was made by another process, which already told the others. The new list replaces the
+     * old one once read, never leaving it empty meanwhile: a transaction asking for markets on
+     * PGlite's one connection would otherwise wait for a read queued behind itself.
+     */
+    async added(opts: { heard?: boolean } = {}): Promise<void> {
+      const fresh = await loadMarkets(db);
+      all = Promise.resolve(fresh);
+      invalidateTickers();
+      for (const listener of addedListeners) {
+        try {
+          listener({ heard: opts.heard ?? false });
+        } catch (err) {
+          reportError(err);
+        }
+      }
+      // the tickers stream lists the new market (once: the socket adapter reaches every process)
+      if (!opts.heard) for (const m of fresh) if (m.enabled) publisher.ticker(m.symbol);
+    },
+    /** Calls `listener` after each `added`; answers the function that stops it. */
+    onAdded(listener: (change: { heard: boolean }) => void): () => void {
+      addedListeners.add(listener);
+      return () => addedListeners.delete(listener);
     },
 
     /**
@@ -389,7 +418,6 @@ export type { DepthProvider } from './queries.ts';
 export { latestTickTimes, type SpanTick, ticksThrough } from './queries.ts';
 export { crossingTicks, type IndexTick, lastTickId, lastTickIds, ticksAfter, ticksById } from './ticks.ts';
 export type { RecordedTrades, TradeInput, TradeRecord } from './trades.ts';
-export type { ChartInterval, Market };
-
 // read by the operators' console (modules/admin)
 export { marketVolumes } from './volumes.ts';
+export type { ChartInterval, Market };

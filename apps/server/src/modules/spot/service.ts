@@ -114,25 +114,46 @@ export function createSpotService(
       d.enqueue({ kind: 'cancel', userId, orderId, resolve, reject }),
     );
 
+  /** Opens a desk for every market that has none yet (alone: its book read from the open orders). */
+  async function openDesks(): Promise<Market[]> {
+    const currencies = await currenciesById(db);
+    const decimals = (id: number) => currencies.get(id)!.decimals;
+    const added: Market[] = [];
+    for (const m of await market.allMarkets()) {
+      if (desks.has(m.id) || closed) continue;
+      const d = new Desk(m, { base: decimals(m.baseCurrencyId), quote: decimals(m.quoteCurrencyId) }, deps);
+      if (opts.clustered) d.owned = false;
+      else await d.restore();
+      desks.set(m.id, d);
+      added.push(m);
+    }
+    return added;
+  }
+  /** One opening at a time: a reload during the start (or another reload) opens each desk once. */
+  let opening: Promise<unknown> = Promise.resolve();
+  const serially = <T>(f: () => Promise<T>): Promise<T> => {
+    const p = opening.then(f, f);
+    opening = p.catch(() => {});
+    return p;
+  };
+
   const service = {
     /** Loads the markets and rebuilds every book from the open orders (recovery). */
     start(): Promise<void> {
-      ready ??= (async () => {
-        const currencies = await currenciesById(db);
-        const decimals = (id: number) => currencies.get(id)!.decimals;
-        for (const m of await market.allMarkets()) {
-          const d = new Desk(
-            m,
-            { base: decimals(m.baseCurrencyId), quote: decimals(m.quoteCurrencyId) },
-            deps,
-          );
-          if (opts.clustered) d.owned = false;
-          else await d.restore();
-          desks.set(m.id, d);
-        }
+      ready ??= serially(async () => {
+        await openDesks();
         market.setDepthProvider((m, levels) => desks.get(m.id)?.depth(levels) ?? { bids: [], asks: [] });
-      })();
+      });
       return ready;
+    },
+
+    /**
+     * Opens the books of markets added since the start (a launched coin's market): answers them.
+     * Called after `market.added` (app.ts; in a cluster cluster/spot.ts then runs their jobs).
+     */
+    async addMarkets(): Promise<Market[]> {
+      await service.start();
+      return serially(openDesks);
     },
 
     /** Waits for every queued request to be answered, then refuses new ones. */
