@@ -68,6 +68,7 @@ export const TrustOrder = Type.Object({
   product_id: Type.Integer(),
   name: Type.String(),
   currency: Type.String(),
+  decimals: Type.Integer({ description: "Places of the currency's amounts" }),
   status: Literals(TRUST_ORDER_STATUSES),
   amount: Dec('Hosted (escrow) amount'),
   term_days: Type.Integer(),
@@ -111,6 +112,7 @@ export const TrustReport = Type.Object({
   currencies: Type.Array(
     Type.Object({
       currency: Type.String(),
+      decimals: Type.Integer({ description: "Places of the currency's amounts" }),
       hosted: Dec('Principal hosting now'),
       income: Dec('Interest paid so far, all orders'),
     }),

@@ -66,6 +66,7 @@ export function toOrder(
     product_id: o.product_id,
     name: nameIn(p.name, lang),
     currency: c.symbol,
+    decimals: c.decimals,
     status: o.status,
     amount: amt(o.amount),
     term_days: o.term_days,

@@ -266,6 +266,7 @@ export function createTrustService(ctx: AppContext, io: Server, log: FastifyBase
           const c = cs.get(r.currency_id)!;
           return {
             currency: c.symbol,
+            decimals: c.decimals,
             hosted: truncateDecimal(r.hosted ?? '0', c.decimals),
             income: truncateDecimal(r.income ?? '0', c.decimals),
           };

@@ -139,7 +139,7 @@ describe('daily interest', () => {
     expect((await trustBalance(h.app, u.user.id)).available).toBe('320');
     const r = await h.call<TrustReport>('GET', 'lh/deposit/report', undefined, { token: u.token });
     expect(r.body.data).toEqual({
-      currencies: [{ currency: 'USDT', hosted: '10000', income: '320' }],
+      currencies: [{ currency: 'USDT', decimals: 6, hosted: '10000', income: '320' }],
       orders: { hosting: 1, completed: 0, redeemed: 0 },
     });
     expect(await clean()).toEqual([]);

@@ -7,6 +7,7 @@ import { formatAmount } from '../../shared/money';
 import { href } from '../../shared/paths';
 import { QueryView } from '../../shared/ui/QueryView';
 import { launchpadProjectQuery, percent } from './api';
+import '../../shared/ui/card.css';
 import './launchpad.css';
 
 /** pages/publication/details?id=: the project's terms and introduction. */
@@ -19,11 +20,11 @@ export default function DetailsPage() {
   return (
     <QueryView query={info}>
       {({ project: p }) => (
-        <div className="v-launchpad-page">
-          <h2 className="v-launchpad-title">
+        <div className="v-card-page">
+          <h2 className="v-card-title">
             {p.name} ({p.coin})
           </h2>
-          <dl className="v-launchpad-dl">
+          <dl className="v-card-dl">
             <dt>{t('launchpad.stateLabel')}</dt>
             <dd>{t(`launchpad.state.${p.state}`)}</dd>
             <dt>{t('launchpad.issuePrice')}</dt>

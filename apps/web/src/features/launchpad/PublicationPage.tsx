@@ -12,6 +12,7 @@ import { isLoggedIn } from '../../shared/session';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
 import { launchpadConfigQuery, launchpadOrdersQuery, percent, redeemLaunchpad } from './api';
+import '../../shared/ui/card.css';
 import './launchpad.css';
 
 /** The four views of spec §2. */
@@ -21,20 +22,16 @@ type View = (typeof VIEWS)[number];
 export function ProjectCard({ p }: { p: LaunchpadProject }) {
   const { t } = useTranslation();
   return (
-    <Link to={href('publicationDetails', { id: p.id })} className="v-launchpad-card">
-      <header className="v-launchpad-card__head">
+    <Link to={href('publicationDetails', { id: p.id })} className="v-card">
+      <header className="v-card__head">
         <strong>
           {p.name} ({p.coin})
         </strong>
-        <span
-          className={
-            p.state === 'subscribing' ? 'v-launchpad-state v-launchpad-state--open' : 'v-launchpad-state'
-          }
-        >
+        <span className={p.state === 'subscribing' ? 'v-card-state v-card-state--open' : 'v-card-state'}>
           {t(`launchpad.state.${p.state}`)}
         </span>
       </header>
-      <dl className="v-launchpad-dl">
+      <dl className="v-card-dl">
         <dt>{t('launchpad.issuePrice')}</dt>
         <dd>
           {p.issue_price} {p.pay_currency}
@@ -45,7 +42,7 @@ export function ProjectCard({ p }: { p: LaunchpadProject }) {
         <dd>{formatTime(p.ends_at)}</dd>
       </dl>
       <div
-        className="v-launchpad-progress"
+        className="v-card-progress"
         role="progressbar"
         aria-label={t('launchpad.progress')}
         aria-valuemin={0}
@@ -70,27 +67,27 @@ function MineRow({ o }: { o: LaunchpadOrder }) {
     onError: (e) => Toast.show({ content: e.message }),
   });
   return (
-    <article className="v-launchpad-card" aria-label={`${o.name} ${o.id}`}>
-      <header className="v-launchpad-card__head">
+    <article className="v-card" aria-label={`${o.name} ${o.id}`}>
+      <header className="v-card__head">
         <strong>
           {o.name} ({o.coin})
         </strong>
         <span>{t(`launchpad.status.${o.status}`)}</span>
       </header>
-      <dl className="v-launchpad-dl">
+      <dl className="v-card-dl">
         <dt>{t('launchpad.amount')}</dt>
         <dd>
-          {formatAmount(o.amount, 8)} {o.pay_currency}
+          {formatAmount(o.amount, o.pay_decimals)} {o.pay_currency}
         </dd>
         {o.quantity !== null && (
           <>
             <dt>{t('launchpad.quantity')}</dt>
             <dd>
-              {formatAmount(o.quantity, 8)} {o.coin}
+              {formatAmount(o.quantity, o.coin_decimals)} {o.coin}
             </dd>
             <dt>{t('launchpad.accumulatedReturn')}</dt>
             <dd>
-              {formatAmount(o.accumulated_return, 8)} {o.pay_currency}
+              {formatAmount(o.accumulated_return, o.pay_decimals)} {o.pay_currency}
             </dd>
             <dt>{t('launchpad.returnRate')}</dt>
             <dd>{o.return_rate === null ? '—' : `${percent(o.return_rate)}%`}</dd>
@@ -173,7 +170,7 @@ export default function PublicationPage() {
         ])
       }
     >
-      <div className="v-launchpad-page">
+      <div className="v-card-page">
         <Tabs activeKey={view} onChange={(k) => setView(k as View)}>
           {VIEWS.map((v) => (
             <Tabs.Tab key={v} title={t(`launchpad.view.${v}`)} />

@@ -8,6 +8,7 @@ import { cleanAmountInput, formatAmount, isGreater, isLess, parseAmount } from '
 import { paths } from '../../shared/paths';
 import { QueryView } from '../../shared/ui/QueryView';
 import { launchpadProjectQuery, subscribeLaunchpad } from './api';
+import '../../shared/ui/card.css';
 import './launchpad.css';
 
 /** pages/publication/purchase?id=: the amount in the payment currency, a confirmation, then it is frozen for review. */
@@ -56,17 +57,17 @@ export default function PurchasePage() {
           if (ok) mutation.mutate({ project_id: String(p.id), amount: value });
         };
         return (
-          <div className="v-launchpad-page">
-            <h2 className="v-launchpad-title">
+          <div className="v-card-page">
+            <h2 className="v-card-title">
               {p.name} ({p.coin})
             </h2>
             <p>
               {t('launchpad.issuePrice')}: {p.issue_price} {p.pay_currency}
             </p>
-            <label htmlFor="lp-amount" className="v-launchpad-label">
+            <label htmlFor="lp-amount" className="v-card-label">
               {t('launchpad.amount')} ({p.pay_currency})
             </label>
-            <div className="v-launchpad-amount">
+            <div className="v-card-amount">
               <Input
                 id="lp-amount"
                 inputMode="decimal"
@@ -80,12 +81,12 @@ export default function PurchasePage() {
                 onChange={(v) => setAmount(cleanAmountInput(v, p.pay_decimals))}
               />
             </div>
-            <p className="v-launchpad-hint">
+            <p className="v-card-hint">
               {t('launchpad.available')}:{' '}
               {available === null ? '—' : `${formatAmount(available, p.pay_decimals)} ${p.pay_currency}`}
             </p>
             {error && (
-              <p role="alert" className="v-launchpad-error">
+              <p role="alert" className="v-card-error">
                 {error}
               </p>
             )}

@@ -13,7 +13,7 @@ interface Props {
 /** An amount as a decimal string: digits and one point, at most the currency's decimals. */
 export function AmountField({ id, value, onChange, decimals, symbol, placeholder }: Props) {
   return (
-    <div className="v-trust-amount">
+    <div className="v-card-amount">
       <Input
         id={id}
         inputMode="decimal"

@@ -9,7 +9,7 @@ import { href, paths } from '../../shared/paths';
 import { QueryView } from '../../shared/ui/QueryView';
 import { AmountField } from './AmountField';
 import { buyTrust, percent, trustProductQuery } from './api';
-import './trust.css';
+import '../../shared/ui/card.css';
 
 /** pages/finance/buyPage?id=: amount, agreement, confirmation sheet, then the principal is locked. */
 export default function BuyPage() {
@@ -63,9 +63,9 @@ export default function BuyPage() {
           if (ok) mutation.mutate({ product_id: String(p.id), amount: value, agree: '1' });
         };
         return (
-          <div className="v-trust-page">
-            <h2 className="v-trust-title">{p.name}</h2>
-            <dl className="v-trust-dl">
+          <div className="v-card-page">
+            <h2 className="v-card-title">{p.name}</h2>
+            <dl className="v-card-dl">
               <dt>{t('trust.dailyRate')}</dt>
               <dd>{percent(p.daily_rate)}%</dd>
               <dt>{t('trust.term')}</dt>
@@ -79,7 +79,7 @@ export default function BuyPage() {
                 {formatAmount(p.remaining, p.decimals)} {p.currency}
               </dd>
             </dl>
-            <label className="v-trust-label" htmlFor="trust-amount">
+            <label className="v-card-label" htmlFor="trust-amount">
               {t('trust.amount')}
             </label>
             <AmountField
@@ -90,7 +90,7 @@ export default function BuyPage() {
               symbol={p.currency}
               placeholder={t('trust.minPlaceholder', { min: formatAmount(p.min_amount, p.decimals) })}
             />
-            <p className="v-trust-hint">
+            <p className="v-card-hint">
               {t('trust.available')}:{' '}
               {available === null ? '—' : `${formatAmount(available, p.decimals)} ${p.currency}`}
             </p>
@@ -98,7 +98,7 @@ export default function BuyPage() {
               {t('trust.agreement')}
             </Checkbox>
             {error && (
-              <p role="alert" className="v-trust-error">
+              <p role="alert" className="v-card-error">
                 {error}
               </p>
             )}

@@ -9,22 +9,22 @@ import { isLoggedIn } from '../../shared/session';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
 import { percent, trustConfigQuery, trustReportQuery } from './api';
-import './trust.css';
+import '../../shared/ui/card.css';
 
 function ProductCard({ p }: { p: TrustProduct }) {
   const { t } = useTranslation();
   const open = p.state === 'ongoing';
   return (
-    <article className="v-trust-card" aria-label={p.name}>
-      <header className="v-trust-card__head">
+    <article className="v-card" aria-label={p.name}>
+      <header className="v-card__head">
         <strong>{p.name}</strong>
-        <span className={open ? 'v-trust-state v-trust-state--open' : 'v-trust-state'}>
+        <span className={open ? 'v-card-state v-card-state--open' : 'v-card-state'}>
           {t(`trust.state.${p.state}`)}
         </span>
       </header>
-      <div className="v-trust-card__grid">
+      <div className="v-card__grid">
         <div>
-          <span className="v-trust-card__big">{percent(p.daily_rate)}%</span>
+          <span className="v-card__big">{percent(p.daily_rate)}%</span>
           <small>{t('trust.dailyRate')}</small>
         </div>
         <div>
@@ -42,14 +42,14 @@ function ProductCard({ p }: { p: TrustProduct }) {
           <small>{t('trust.totalRate')}</small>
         </div>
       </div>
-      <footer className="v-trust-card__foot">
+      <footer className="v-card__foot">
         <Link to={href('financeRules', { id: p.id })}>{t('trust.rules')}</Link>
         {open ? (
-          <Link className="v-trust-card__buy" to={href('financeBuy', { id: p.id })}>
+          <Link className="v-card__buy" to={href('financeBuy', { id: p.id })}>
             {t('trust.buy')}
           </Link>
         ) : (
-          <span className="v-trust-card__soon">{t('trust.state.soon')}</span>
+          <span className="v-card__soon">{t('trust.state.soon')}</span>
         )}
       </footer>
     </article>
@@ -63,22 +63,23 @@ function Report() {
   if (!report.data) return null;
   const usdt = report.data.currencies.find((c) => c.currency === 'USDT') ?? {
     currency: 'USDT',
+    decimals: 6,
     hosted: '0',
     income: '0',
   };
   return (
-    <section className="v-trust-report" aria-label={t('trust.report')}>
+    <section className="v-card-report" aria-label={t('trust.report')}>
       <div>
         <small>
           {t('trust.hosted')} ({usdt.currency})
         </small>
-        <strong>{formatAmount(usdt.hosted, 6)}</strong>
+        <strong>{formatAmount(usdt.hosted, usdt.decimals)}</strong>
       </div>
       <div>
         <small>
           {t('trust.income')} ({usdt.currency})
         </small>
-        <strong>{formatAmount(usdt.income, 6)}</strong>
+        <strong>{formatAmount(usdt.income, usdt.decimals)}</strong>
       </div>
       <div>
         <small>{t('trust.hostingOrders')}</small>
@@ -103,9 +104,9 @@ export default function FinancePage() {
         ])
       }
     >
-      <div className="v-trust-page">
+      <div className="v-card-page">
         {loggedIn && <Report />}
-        <nav className="v-trust-links">
+        <nav className="v-card-links">
           <Link to={paths.financeOrders}>
             <Button size="small" fill="outline">
               {t('titles.financeOrders')}

@@ -9,9 +9,7 @@ import { formatAmount, minusFloor } from '../../shared/money';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
 import { percent, redeemTrust, trustOrdersQuery } from './api';
-import './trust.css';
-
-const DECIMALS = 8;
+import '../../shared/ui/card.css';
 
 function OrderCard({ o }: { o: TrustOrder }) {
   const { t } = useTranslation();
@@ -26,11 +24,11 @@ function OrderCard({ o }: { o: TrustOrder }) {
   });
   const confirm = async () => {
     // principal − penalty, as the server will pay it back
-    const back = formatAmount(minusFloor(o.amount, o.penalty), DECIMALS);
+    const back = formatAmount(minusFloor(o.amount, o.penalty), o.decimals);
     const ok = await Dialog.confirm({
       title: t('trust.redeemTitle'),
       content: t('trust.redeemConfirm', {
-        penalty: formatAmount(o.penalty, DECIMALS),
+        penalty: formatAmount(o.penalty, o.decimals),
         symbol: o.currency,
         back,
       }),
@@ -46,17 +44,17 @@ function OrderCard({ o }: { o: TrustOrder }) {
     </>
   );
   return (
-    <article className="v-trust-card" aria-label={o.name}>
-      <header className="v-trust-card__head">
+    <article className="v-card" aria-label={o.name}>
+      <header className="v-card__head">
         <strong>{o.name}</strong>
         <span>{t(`trust.status.${o.status}`)}</span>
       </header>
-      <dl className="v-trust-dl">
-        {row(t('trust.hostedAmount'), `${formatAmount(o.amount, DECIMALS)} ${o.currency}`)}
+      <dl className="v-card-dl">
+        {row(t('trust.hostedAmount'), `${formatAmount(o.amount, o.decimals)} ${o.currency}`)}
         {row(t('trust.dailyRate'), `${percent(o.daily_rate)}%`)}
-        {row(t('trust.currentIncome'), `${formatAmount(o.income, DECIMALS)} ${o.currency}`)}
+        {row(t('trust.currentIncome'), `${formatAmount(o.income, o.decimals)} ${o.currency}`)}
         {row(t('trust.remainingDays'), t('trust.days', { count: o.remaining_days }))}
-        {row(t('trust.penalty'), `${formatAmount(o.penalty, DECIMALS)} ${o.currency}`)}
+        {row(t('trust.penalty'), `${formatAmount(o.penalty, o.decimals)} ${o.currency}`)}
         {o.payout_time && row(t('trust.payoutTime'), formatTime(o.payout_time))}
         {row(t('trust.completionTime'), formatTime(o.ended_at ?? o.matures_at))}
       </dl>
@@ -95,7 +93,7 @@ export default function OrdersPage() {
   });
   return (
     <PullToRefresh onRefresh={() => queryClient.invalidateQueries({ queryKey: ['user', 'trust'] })}>
-      <div className="v-trust-page">
+      <div className="v-card-page">
         <Tabs activeKey={tab} onChange={(k) => setTab(k as TrustOrderStatus)}>
           {TRUST_ORDER_STATUSES.map((s) => (
             <Tabs.Tab key={s} title={t(`trust.status.${s}`)} />

@@ -4,7 +4,7 @@ import { useSearchParams } from 'react-router';
 import { formatAmount } from '../../shared/money';
 import { QueryView } from '../../shared/ui/QueryView';
 import { percent, trustProductQuery } from './api';
-import './trust.css';
+import '../../shared/ui/card.css';
 
 /** pages/finance/rulePage?id=: how the product pays and what early redemption costs (its own rule). */
 export default function RulePage() {
@@ -15,8 +15,8 @@ export default function RulePage() {
   return (
     <QueryView query={info}>
       {({ product: p }) => (
-        <div className="v-trust-page v-trust-rules">
-          <h2 className="v-trust-title">{p.name}</h2>
+        <div className="v-card-page v-card-rules">
+          <h2 className="v-card-title">{p.name}</h2>
           <p>
             {t('trust.ruleYield', {
               rate: percent(p.daily_rate),

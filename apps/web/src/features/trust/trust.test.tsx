@@ -30,6 +30,7 @@ const ORDER: TrustOrder = {
   product_id: 1,
   name: 'USDT 15-day hosting',
   currency: 'USDT',
+  decimals: 6,
   status: 'hosting',
   amount: '1000',
   term_days: 15,
@@ -101,6 +102,26 @@ describe('finance orders page', () => {
     await waitFor(() =>
       expect(stub.calls.find((c) => c.path === 'lh/deposit/order/cancel')?.body.get('id')).toBe('7'),
     );
+  });
+});
+
+describe('finance orders page amounts', () => {
+  it("shows every place of the currency's decimals, beyond eight, truncated at its own", async () => {
+    const eth = {
+      ...ORDER,
+      currency: 'ETH',
+      decimals: 18,
+      amount: '1.123456789012345678',
+      income: '0.000000000123456789',
+      penalty: '0',
+    };
+    vi.stubGlobal(
+      'fetch',
+      fetchStub({ 'lh/deposit/order': ok({ list: [eth], page: 1, limit: 100, total: 1 }) }).fn,
+    );
+    renderPage(<OrdersPage />, paths.financeOrders);
+    expect(await screen.findByText('1.123456789012345678 ETH')).toBeTruthy();
+    expect(screen.getByText('0.000000000123456789 ETH')).toBeTruthy();
   });
 });
 
