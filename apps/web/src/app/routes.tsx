@@ -59,6 +59,9 @@ const Publication = lazyPage(() => import('../features/launchpad/PublicationPage
 const PublicationDetails = lazyPage(() => import('../features/launchpad/DetailsPage'));
 const PublicationPurchase = lazyPage(() => import('../features/launchpad/PurchasePage'));
 
+const HelpCenter = lazyPage(() => import('../features/help/HelpCenterPage'));
+const HelpDetail = lazyPage(() => import('../features/help/HelpDetailPage'));
+const Chat = lazyPage(() => import('../features/help/ChatPage'));
 const PreviewImage = lazyPage(() => import('../features/system/PreviewImagePage'));
 const ChooseLocation = lazyPage<object>(() =>
   import('../features/system/LocationPage').then((m) => ({ default: m.ChooseLocationPage })),
@@ -111,6 +114,10 @@ const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
   publication: Publication,
   publicationDetails: PublicationDetails,
   publicationPurchase: PublicationPurchase,
+  helpCenter: HelpCenter,
+  helpCenterAlias: HelpCenter,
+  helpDetail: HelpDetail,
+  chat: Chat,
   previewImage: PreviewImage,
   chooseLocation: ChooseLocation,
   openLocation: OpenLocation,
