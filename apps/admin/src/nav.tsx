@@ -31,6 +31,27 @@ const ADMIN: OperatorRole[] = ['admin'];
  */
 export const NAV: NavEntry[] = [
   {
+    path: '/dashboard',
+    labelKey: 'nav.dashboard',
+    roles: REVIEWERS,
+    group: 'users',
+    page: lazy(() => import('./pages/dashboard/DashboardPage')),
+  },
+  {
+    path: '/users',
+    labelKey: 'nav.users',
+    roles: REVIEWERS,
+    group: 'users',
+    page: lazy(() => import('./pages/users/UsersPage')),
+  },
+  {
+    path: '/adjustments',
+    labelKey: 'nav.adjustments',
+    roles: REVIEWERS,
+    group: 'users',
+    page: lazy(() => import('./pages/adjustments/AdjustmentsPage')),
+  },
+  {
     path: '/audit',
     labelKey: 'nav.audit',
     roles: ADMIN,
