@@ -23,12 +23,22 @@ const take = (hh: Harness, token: string, lang: 'en' | 'th' = 'en') =>
 describe('demo funds on development keys', () => {
   it('offers 10,000 USDT once, credits the spot account from the treasury, marked demo', async () => {
     const u = await registerByEmail(h);
-    expect((await info(h, u.token)).body.data).toEqual({ offered: true, taken: false, amount: '10000', symbol: 'USDT' });
+    expect((await info(h, u.token)).body.data).toEqual({
+      offered: true,
+      taken: false,
+      amount: '10000',
+      symbol: 'USDT',
+    });
     const res = await take(h, u.token);
     expect(res.body).toMatchObject({ type: 'ok', message: 'Demo funds added to your spot account' });
     expect(res.body.data).toMatchObject({ offered: false, taken: true });
     expect(await ledgerBalance(h, { userId: u.user.id })).toEqual({ available: '10000', frozen: '0' });
-    const flows = await h.call<{ list: LedgerFlow[] }>('POST', 'wallet/legal_log', {}, { token: u.token, lang: 'th' });
+    const flows = await h.call<{ list: LedgerFlow[] }>(
+      'POST',
+      'wallet/legal_log',
+      {},
+      { token: u.token, lang: 'th' },
+    );
     expect(flows.body.data.list[0]).toMatchObject({
       reason: 'demo_funds',
       reason_text: 'เงินทดลอง (สำหรับทดลองใช้ ไม่ใช่เงินจริง)',
