@@ -62,6 +62,7 @@ const PublicationPurchase = lazyPage(() => import('../features/launchpad/Purchas
 const HelpCenter = lazyPage(() => import('../features/help/HelpCenterPage'));
 const HelpDetail = lazyPage(() => import('../features/help/HelpDetailPage'));
 const Chat = lazyPage(() => import('../features/help/ChatPage'));
+const Promotion = lazyPage(() => import('../features/promotion/PromotionPage'));
 const PreviewImage = lazyPage(() => import('../features/system/PreviewImagePage'));
 const ChooseLocation = lazyPage<object>(() =>
   import('../features/system/LocationPage').then((m) => ({ default: m.ChooseLocationPage })),
@@ -118,6 +119,7 @@ const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
   helpCenterAlias: HelpCenter,
   helpDetail: HelpDetail,
   chat: Chat,
+  promotion: Promotion,
   previewImage: PreviewImage,
   chooseLocation: ChooseLocation,
   openLocation: OpenLocation,

@@ -295,8 +295,10 @@ describe('ranking and referees', () => {
     await fund(h.app, b.user.id, USDT, '1000');
     await place(h.app, seller.token, { side: 'sell', type: 'limit', price: '50000', qty: '0.01' });
     await place(h.app, b.token, { side: 'buy', type: 'limit', price: '50000', qty: '0.01' });
+    await h.app.ctx.db.query(`UPDATE users SET verification = 'verified' WHERE id = $1`, [a.user.id]);
     const page = await get<ReferralRefereePage>('user/my_invite_list', r.token);
     expect(page.body.data.total).toBe(2);
+    expect(page.body.data.list.map((x) => x.verified)).toEqual([false, true]);
     expect(page.body.data.list.map((x) => x.account)).toEqual([maskAccount(b.email), maskAccount(a.email)]);
     expect(page.body.data.list[1]!.rebate).toBe('0');
     // 0.01 BTC × 0.1 % × 20 % = 0.000002 BTC, valued at the latest BTC index price

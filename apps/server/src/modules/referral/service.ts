@@ -204,7 +204,7 @@ export function createReferralService(ctx: AppContext) {
         list: rows.map((r) => ({
           account: maskAccount(accountOf(r)),
           registered_at: new Date(r.created_at).toISOString(),
-          verified: r.verification === 'passed',
+          verified: r.verification === 'verified',
           rebate: rebates.get(r.id) ?? '0',
         })),
         page: paging.page,
