@@ -7,6 +7,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { API_BASE, ErrorCode } from '@verdant/api';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { type Bus, openBus } from './cluster/bus.ts';
+import { configChanges } from './cluster/changes.ts';
 import { clusterRoutes } from './cluster/routes.ts';
 import { clusterSpot, type MarketOwner } from './cluster/spot.ts';
 import type { Config } from './config.ts';
@@ -140,6 +141,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     notifier: opts.notifier ?? createNotifier(config, app.log),
     secret: await serverSecret(db, 'codes'),
     jobs,
+    changes: configChanges(bus, app.log),
   };
   app.decorate('ctx', ctx);
   app.decorateRequest('user', null);
@@ -277,6 +279,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
     jobs.runSingleton('launchpad-launch', () => launchpad.runLaunches());
   });
   // the house market maker quotes once the server listens (tests without a port start it by hand)
+  let houseMaker: MarketMaker | null = null;
   if (config.marketMaker.enabled) {
     app.addHook('onListen', async () => {
       jobs.runSingleton('market-maker', async () => {
@@ -284,11 +287,23 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
         const simulated = (await market.markets()).filter((m) => m.simulated);
         const id = await ensureMarketMaker(db, simulated, config.marketMaker);
         const maker = new MarketMaker(id, spot, market, config.marketMaker, app.log);
+        await maker.useSettings(db);
+        houseMaker = maker;
         maker.start();
-        return () => maker.stop();
+        return () => {
+          houseMaker = null;
+          return maker.stop();
+        };
       });
     });
   }
+  // Operators' configuration (issue 23): a change reaches the caches of every process
+  // (cluster/changes.ts), the markets' list first, then what is built from it. Option delivery
+  // times, currencies and the bank account are read on each request: nothing to refresh.
+  ctx.changes.on('markets', () => market.added({ heard: true }));
+  ctx.changes.on('markets', () => local.reconfigure());
+  ctx.changes.on('contracts', () => contract.refreshSpecs());
+  ctx.changes.on('maker', () => houseMaker?.useSettings(db));
 
   await app.register(envelopePlugin);
   await app.register(securityHeaders);

@@ -1,3 +1,4 @@
+import type { ConfigChanges } from './cluster/changes.ts';
 import type { Config } from './config.ts';
 import type { Db } from './db/client.ts';
 import type { Jobs } from './jobs/singleton.ts';
@@ -15,6 +16,8 @@ export interface AppContext {
    * triggers): `ctx.jobs.runSingleton(name, start)`, see jobs/singleton.ts.
    */
   jobs: Jobs;
+  /** Operators' configuration changes reaching every process's caches (cluster/changes.ts). */
+  changes: ConfigChanges;
 }
 
 declare module 'fastify' {

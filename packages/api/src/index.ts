@@ -5,6 +5,7 @@ export * from './events.ts';
 export * from './lang.ts';
 export * from './paths.ts';
 export * from './schemas/account.ts';
+export * from './schemas/admin-config.ts';
 export * from './schemas/admin.ts';
 export * from './schemas/common.ts';
 export * from './schemas/contract.ts';

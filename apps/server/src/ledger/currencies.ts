@@ -44,3 +44,27 @@ export async function findCurrency(q: Queryable, id: number): Promise<Currency |
 export async function currenciesById(q: Queryable): Promise<ReadonlyMap<number, Currency>> {
   return new Map((await listCurrencies(q)).map((c) => [c.id, c]));
 }
+
+/** What operators set on a currency (issue 23); the rest (symbol, decimals, chains) is fixed. */
+export interface CurrencySettings {
+  min_deposit: string;
+  min_withdraw: string;
+  withdraw_fee: string;
+  can_deposit: boolean;
+  can_withdraw: boolean;
+}
+
+/** One currency, its row locked until the caller's transaction ends (an operator's change). */
+export async function lockCurrency(q: Queryable, id: number): Promise<Currency | null> {
+  const [row] = await q.query<Currency>(`SELECT ${COLUMNS} FROM currencies WHERE id = $1 FOR UPDATE`, [id]);
+  return row ? canonical(row) : null;
+}
+
+/** Writes an operator's settings of a currency (checked by the caller and by the table's CHECK). */
+export async function updateCurrency(q: Queryable, id: number, s: CurrencySettings): Promise<void> {
+  await q.query(
+    `UPDATE currencies SET min_deposit = $2, min_withdraw = $3, withdraw_fee = $4, can_deposit = $5,
+            can_withdraw = $6 WHERE id = $1`,
+    [id, s.min_deposit, s.min_withdraw, s.withdraw_fee, s.can_deposit, s.can_withdraw],
+  );
+}

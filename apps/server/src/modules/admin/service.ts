@@ -50,6 +50,8 @@ import { freezeUser, toAdminUser, userDetail } from './users.ts';
 
 // for modules whose operator reviews live beside their own rules (launchpad): the audit log and operator guard
 export { writeAudit } from './audit.ts';
+// for every module's configuration routes (issue 23): form fields with named errors, the audited change
+export { auditedChange, CONFIG_ROLES, ConfigFields, type ConfigForm } from './config.ts';
 // the help centre's chat: operators' sockets log in with their token; replies name the operator
 export {
   findOperatorSession,

@@ -1,5 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import {
+  AdminConfigPaths,
+  ConfigContract,
+  ConfigContractBody,
   ContractCloseBody,
   ContractCloseResult,
   ContractDeal,
@@ -16,6 +20,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { optionalUser, requireUser, userId } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
+import { CONFIG_ROLES, operatorOf, requireOperator } from '../admin/service.ts';
+import { contractConfig } from './config.ts';
 
 const tags = ['contract'];
 const secured = [{ session: [] }];
@@ -25,6 +31,33 @@ export default async function contractRoutes(fastify: FastifyInstance) {
   const contract = app.contract;
   const auth = requireUser(app);
   const maybe = optionalUser(app);
+  const operator = requireOperator(app, CONFIG_ROLES);
+  const config = contractConfig(app.ctx, app.market);
+
+  app.get(`/${AdminConfigPaths.contracts}`, {
+    preHandler: operator,
+    schema: {
+      tags: ['admin'],
+      summary: 'Operators (admin): contract markets with lot value, multiples, fees and maintenance rate',
+      security: secured,
+      response: { 200: Ok(Type.Array(ConfigContract)) },
+    },
+    handler: async (req) => ok(req, await config.list()),
+  });
+
+  app.post(`/${AdminConfigPaths.saveContract}`, {
+    preHandler: operator,
+    schema: {
+      tags: ['admin'],
+      summary:
+        'Operators (admin): change a contract market for new orders (open positions keep their terms); audited',
+      security: secured,
+      body: ConfigContractBody,
+      response: { 200: Ok(ConfigContract) },
+    },
+    handler: async (req) =>
+      ok(req, await config.save(operatorOf(req), req.ip, req.body, req.lang), 'config.saved'),
+  });
 
   // spec §7: POST unless stated; the two reads answer GET as well
   for (const method of ['GET', 'POST'] as const) {

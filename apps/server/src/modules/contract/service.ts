@@ -182,6 +182,26 @@ export function createContractService(
     start: job.start,
     stop: job.stop,
     advanceAll: job.advanceAll,
+    /**
+     * An operator changed contract markets (issue 23): new orders take the new lot value,
+     * multiples, fees and maintenance rate. Positions keep what they copied when opened, and the
+     * trigger job's state (index, cursor) is left as it is.
+     */
+    async refreshSpecs(): Promise<void> {
+      if (!contracts) return;
+      for (const r of await enabledContracts(db)) {
+        const c = contracts.find((x) => x.id === r.id);
+        if (!c) continue;
+        c.spec = {
+          ...c.spec,
+          lotValue: canon(r.lot_value),
+          multiples: [...r.multiples].sort((a, b) => a - b),
+          openFeeRate: canon(r.open_fee_rate),
+          closeFeeRate: canon(r.close_fee_rate),
+          maintenanceRate: canon(r.maintenance_rate),
+        };
+      }
+    },
 
     // ---- HTTP --------------------------------------------------------------------------------
 

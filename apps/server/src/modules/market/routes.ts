@@ -1,7 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import {
+  AdminConfigPaths,
   CandlePage,
   CandlesQuery,
+  ConfigMarket,
+  ConfigMarketBody,
   Deal,
   DealQuery,
   Empty,
@@ -13,6 +17,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { optionalUser, requireUser, userId } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
+import { CONFIG_ROLES, operatorOf, requireOperator } from '../admin/service.ts';
+import { marketConfig } from './config.ts';
 
 const tags = ['market'];
 const secured = [{ session: [] }];
@@ -23,6 +29,33 @@ export default async function marketRoutes(fastify: FastifyInstance) {
   const market = app.market;
   const auth = requireUser(app);
   const maybeUser = optionalUser(app);
+  const operator = requireOperator(app, CONFIG_ROLES);
+  const config = marketConfig(app.ctx);
+
+  app.get(`/${AdminConfigPaths.markets}`, {
+    preHandler: operator,
+    schema: {
+      tags: ['admin'],
+      summary: 'Operators (admin): spot markets with their tick, lot, minimum order value and fees',
+      security: secured,
+      response: { 200: Ok(Type.Array(ConfigMarket)) },
+    },
+    handler: async (req) => ok(req, await config.list()),
+  });
+
+  app.post(`/${AdminConfigPaths.saveMarket}`, {
+    preHandler: operator,
+    schema: {
+      tags: ['admin'],
+      summary:
+        "Operators (admin): change a spot market's tick, lot, minimum and fees (new orders; resting orders keep theirs); audited",
+      security: secured,
+      body: ConfigMarketBody,
+      response: { 200: Ok(ConfigMarket) },
+    },
+    handler: async (req) =>
+      ok(req, await config.save(operatorOf(req), req.ip, req.body, req.lang), 'config.saved'),
+  });
 
   app.get(`/${Paths.quotations}`, {
     preHandler: maybeUser,

@@ -1,6 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
+  AdminConfigPaths,
+  ConfigOptionSeconds,
+  ConfigOptionSecondsBody,
   Ok,
   OptionListQuery,
   OptionOrder,
@@ -14,6 +17,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { optionalUser, requireUser, userId } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
+import { CONFIG_ROLES, operatorOf, requireOperator } from '../admin/service.ts';
+import { optionConfig } from './config.ts';
 
 const tags = ['options'];
 const secured = [{ session: [] }];
@@ -22,6 +27,33 @@ export default async function optionRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const option = app.option;
   const auth = requireUser(app);
+  const operator = requireOperator(app, CONFIG_ROLES);
+  const config = optionConfig(app.ctx, app.market);
+
+  app.get(`/${AdminConfigPaths.optionSeconds}`, {
+    preHandler: operator,
+    schema: {
+      tags: ['admin'],
+      summary: 'Operators (admin): every delivery time of every market, on sale or not',
+      security: [{ session: [] }],
+      response: { 200: Ok(Type.Array(ConfigOptionSeconds)) },
+    },
+    handler: async (req) => ok(req, await config.list()),
+  });
+
+  app.post(`/${AdminConfigPaths.saveOptionSeconds}`, {
+    preHandler: operator,
+    schema: {
+      tags: ['admin'],
+      summary:
+        'Operators (admin): add a delivery time or change one (orders bought keep their terms); audited',
+      security: [{ session: [] }],
+      body: ConfigOptionSecondsBody,
+      response: { 200: Ok(ConfigOptionSeconds) },
+    },
+    handler: async (req) =>
+      ok(req, await config.save(operatorOf(req), req.ip, req.body, req.lang), 'config.saved'),
+  });
 
   app.get(`/${Paths.optionSeconds}`, {
     schema: {

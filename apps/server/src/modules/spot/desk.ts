@@ -1,5 +1,5 @@
-import { type Depth, SpotEvents } from '@verdant/api';
-import { dec, EventLog, OrderBook } from '@verdant/engine';
+import { type Depth, type OrderSide, SpotEvents } from '@verdant/api';
+import { dec, EventLog, OrderBook, type SweepCost } from '@verdant/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Server } from 'socket.io';
 import type { Db, Queryable } from '../../db/client.ts';
@@ -8,11 +8,12 @@ import { LedgerBatch } from '../../ledger/ledger.ts';
 import { userRoom } from '../../realtime/index.ts';
 import type { Market, MarketService, RecordedTrades } from '../market/service.ts';
 import { rebatePostings } from '../referral/index.ts';
-import { priceOf, qtyOf, toCount } from './grid.ts';
+import { amountOf, commonStep, priceOf, qtyOf, toCount } from './grid.ts';
 import {
   newOrder,
   type Order,
   type Outcome,
+  type PlaceInput,
   type PlaceRequest,
   placeOnBook,
   type Request,
@@ -102,9 +103,19 @@ export class Desk {
   private fencedOut = false;
   private reloadTimer: NodeJS.Timeout | null = null;
   private readonly queue: BatchQueue<Request>;
+  /**
+   * The market as an operator last configured it, not yet taken by the book: taken between two
+   * batches (or by the next restore), never while a batch computes (see `reconfigure`).
+   */
+  private pending: Market | null = null;
 
   constructor(
-    readonly market: Market,
+    /**
+     * The market on the book's grid: the configured tick and lot, or a finer step when orders
+     * resting from before an operator's change need it (docs/decisions.md, "Configuration as
+     * data"). Fees and limits are the configured ones.
+     */
+    public market: Market,
     /** Decimals of the base and quote currencies: fees truncate to them. */
     private readonly decimals: { base: number; quote: number },
     private readonly deps: DeskDeps,
@@ -126,14 +137,17 @@ export class Desk {
    * aside first: if either fails, the desk is left as it was (the caller halts it).
    */
   async restore(q: Queryable = this.deps.db): Promise<void> {
-    const orders = await this.deps.store.openOrders(q, this.market);
+    const configured = this.pending ?? this.market;
+    const orders = await this.deps.store.openOrders(q, configured);
+    const grid = gridFor(configured, orders);
     this.log.take();
     const book = new OrderBook(this.log);
     const open = new Map<number, Order>();
     let maxSeq = 0;
     for (const o of orders) {
-      const ticks = toCount(o.price!, this.market.tickSize)!;
-      const remaining = toCount(dec(o.qty!).minus(o.filledQty).toFixed(), this.market.lotSize);
+      o.market = grid;
+      const ticks = toCount(o.price!, grid.tickSize)!;
+      const remaining = toCount(dec(o.qty!).minus(o.filledQty).toFixed(), grid.lotSize);
       const err =
         remaining === null
           ? 'bad remaining'
@@ -149,6 +163,80 @@ export class Desk {
     this.openBy.clear();
     for (const o of open.values()) this.rest(o);
     this.book = book;
+    this.market = grid;
+    if (this.pending === configured) this.pending = null;
+  }
+
+  /**
+   * An operator changed the market (fees, tick, lot...): new orders are checked against the new
+   * values at once; the book takes them between two batches, rebuilt in memory on a grid that
+   * still holds every resting order as it was placed (their prices and quantities never change).
+   */
+  reconfigure(m: Market): void {
+    this.pending = m;
+    if (!this.queue.busy) this.takePending();
+  }
+
+  /** The pending configuration, when no batch computes (the caller makes sure of it). */
+  private takePending(): void {
+    const m = this.pending;
+    if (!m) return;
+    this.pending = null;
+    const orders = [...this.open.values()].sort((a, b) => a.seq - b.seq);
+    const grid = gridFor(m, orders);
+    if (this.halted || !this.owned || orders.length === 0) {
+      // nothing rests here (or a reload reads the book anew): only the grid and fees change
+      this.market = grid;
+      if (this.halted) this.pending = m;
+      return;
+    }
+    this.log.take();
+    const book = new OrderBook(this.log);
+    for (const o of orders) {
+      const err = book.restore({
+        id: o.id,
+        owner: o.userId,
+        side: o.side,
+        price: toCount(o.price!, grid.tickSize)!,
+        remaining: toCount(dec(o.qty!).minus(o.filledQty).toFixed(), grid.lotSize) ?? 0,
+        seq: o.seq,
+      });
+      // the old book stays: memory keeps matching the database, the new values wait for a restore
+      if (err) {
+        this.deps.log.error({ market: m.symbol, order: o.id, err }, 'spot: new grid refused, kept the old');
+        this.pending = m;
+        this.log.take();
+        return;
+      }
+      o.market = grid;
+    }
+    book.advanceSeq(this.book.lastSeq);
+    this.log.take();
+    this.book = book;
+    this.market = grid;
+  }
+
+  /**
+   * A request's engine units on this book's grid (it was checked against the configured grid,
+   * which is this one or a multiple of it); null when it is not on it (checked against values
+   * this book has not taken yet): the order is refused, nothing else changes.
+   */
+  private onGrid(p: PlaceInput): PlaceInput | null {
+    const g = this.market;
+    const ticks = p.price === null ? 0 : toCount(p.price, g.tickSize);
+    const lots = p.qty === null ? 0 : toCount(p.qty, g.lotSize);
+    const units = p.amount === null ? 0 : toCount(p.amount, amountOf(g, 1).toFixed());
+    if (ticks === null || lots === null || units === null) return null;
+    return { ...p, market: g, ticks, lots, units };
+  }
+
+  /** What a market order of `lots` of the configured market `m` would trade now, in m's quote units. */
+  sweepCost(m: Market, side: OrderSide, lots: number, owner: number): SweepCost {
+    const mine = toCount(qtyOf(m, lots).toFixed(), this.market.lotSize);
+    if (mine === null) return { qty: 0, amount: 0n };
+    const cost = this.book.sweepCost(side, mine, owner);
+    const value = amountOf(this.market, cost.amount).div(amountOf(m, 1)).ceil();
+    return { qty: cost.qty, amount: BigInt(value.toFixed()) };
   }
 
   private rest(o: Order): void {
@@ -310,7 +398,7 @@ export class Desk {
     sent: () => void,
   ): Promise<{ recorded: Promise<RecordedTrades>; touched: Order[] }> {
     const { store, market, log } = this.deps;
-    const m = this.market;
+    let m = this.market;
     const now = Date.now();
     refuseOverLimit(batch, this.open, this.openBy, outcome);
     const places = batch.filter((r): r is PlaceRequest => r.kind === 'place' && !outcome.has(r));
@@ -334,9 +422,25 @@ export class Desk {
     // The batch before may still be committing: the balances just read are after it (its
     // locked rows were waited for), but the book must be too.
     if (!(await before)) throw STEPPED_BACK;
+    // Every batch before has committed: the book may take an operator's new values now.
+    this.takePending();
+    m = this.market;
+    for (const req of places) {
+      const input = this.onGrid(req.input);
+      if (input) req.input = input;
+      else
+        outcome.set(req, {
+          err: invalid(
+            req.input.price !== null && req.input.type === 'limit' ? 'spot.priceOffGrid' : 'spot.qtyOffGrid',
+            req.input.type === 'limit' ? 'price' : 'qty',
+            { step: req.input.type === 'limit' ? m.tickSize : m.lotSize },
+          ),
+        });
+    }
     const orderOf = new Map<Request, Order>();
     const freezes: { order: Order; posting: NonNullable<ReturnType<typeof freezePosting>> }[] = [];
     places.forEach((req, i) => {
+      if (outcome.has(req)) return;
       const order = newOrder(ids[i]!, m, req.input, freezeFor(m, req.input, this.book), now);
       orderOf.set(req, order);
       const posting = freezePosting(order);
@@ -494,4 +598,14 @@ export class Desk {
     });
     return { bids: d.bids.map(conv), asks: d.asks.map(conv) };
   }
+}
+
+/**
+ * The book's grid: the configured tick and lot when every resting order is on them, else the
+ * largest finer step that holds both (orders placed before an operator's change keep their price).
+ */
+function gridFor(m: Market, orders: readonly Order[]): Market {
+  const tickSize = commonStep([m.tickSize, ...orders.map((o) => o.price!)]);
+  const lotSize = commonStep([m.lotSize, ...orders.map((o) => dec(o.qty!).minus(o.filledQty).toFixed())]);
+  return tickSize === m.tickSize && lotSize === m.lotSize ? m : { ...m, tickSize, lotSize };
 }

@@ -41,3 +41,21 @@ export const amountOf = (g: Grid, units: number | bigint): Dec => quoteUnit(g).t
 
 /** price × qty in quote units, exactly (bigint), for the safe-integer bound of the engine. */
 export const unitsOf = (ticks: number, lots: number): bigint => BigInt(ticks) * BigInt(lots);
+
+/**
+ * The largest step every value is a whole multiple of (the decimal greatest common divisor):
+ * the book's grid once an operator changed a tick or lot while orders rest on the old one.
+ */
+export function commonStep(values: readonly string[]): string {
+  const places = Math.max(0, ...values.map(placesOf));
+  let g = 0n;
+  for (const v of values) {
+    let a = toScaled(v, places) ?? 0n;
+    let b = g;
+    while (b !== 0n) [a, b] = [b, a % b];
+    g = a < 0n ? -a : a;
+  }
+  if (g === 0n) return '0';
+  const s = g.toString().padStart(places + 1, '0');
+  return dec(places ? `${s.slice(0, -places)}.${s.slice(-places)}` : s).toFixed();
+}

@@ -1,7 +1,8 @@
 import { dec } from '@verdant/engine';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.ts';
-import type { Db } from '../../db/client.ts';
+import type { Db, Queryable } from '../../db/client.ts';
+import { canon } from '../../db/values.ts';
 import { type Leg, post } from '../../ledger/ledger.ts';
 import type { Market, MarketService } from '../market/service.ts';
 import { ensureSystemUser } from '../user/service.ts';
@@ -46,6 +47,29 @@ export async function ensureMarketMaker(
   });
 }
 
+/** The quoting operators set (migration 0020), else the environment's (MM_SPREAD_BPS, MM_SIZE_QUOTE). */
+export interface MakerSettings {
+  spreadBps: number;
+  sizeQuote: string;
+  /** Never edited: the environment's values apply. */
+  fromEnvironment: boolean;
+  updatedAt: Date | null;
+}
+
+export async function makerSettings(q: Queryable, cfg: Config['marketMaker']): Promise<MakerSettings> {
+  const [row] = await q.query<{ spread_bps: number; size_quote: string; updated_at: Date }>(
+    `SELECT spread_bps, size_quote::text, updated_at FROM market_maker_settings`,
+  );
+  return row
+    ? {
+        spreadBps: row.spread_bps,
+        sizeQuote: canon(row.size_quote),
+        fromEnvironment: false,
+        updatedAt: row.updated_at,
+      }
+    : { spreadBps: cfg.spreadBps, sizeQuote: cfg.sizeQuote, fromEnvironment: true, updatedAt: null };
+}
+
 /** Quotes on a timer; `refresh()` runs one round by hand (tests). */
 export class MarketMaker {
   private timer: NodeJS.Timeout | null = null;
@@ -53,6 +77,8 @@ export class MarketMaker {
   private stopped = false;
   /** The index each market was last quoted around. */
   private readonly quotedAt = new Map<number, string>();
+  /** Spread and size in force: the environment's until `useSettings` reads the operators'. */
+  private quoting: { spreadBps: number; sizeQuote: string };
 
   constructor(
     readonly userId: number,
@@ -60,7 +86,19 @@ export class MarketMaker {
     private readonly market: MarketService,
     private readonly cfg: Config['marketMaker'],
     private readonly log: FastifyBaseLogger,
-  ) {}
+  ) {
+    this.quoting = { spreadBps: cfg.spreadBps, sizeQuote: cfg.sizeQuote };
+  }
+
+  /**
+   * Takes the operators' spread and size (at start, and after each change: app.ts hooks it to
+   * the configuration changes); every market is quoted again at the next round.
+   */
+  async useSettings(db: Db): Promise<void> {
+    const s = await makerSettings(db, this.cfg);
+    this.quoting = { spreadBps: s.spreadBps, sizeQuote: s.sizeQuote };
+    this.quotedAt.clear();
+  }
 
   start(): void {
     if (this.stopped || this.timer) return;
@@ -110,7 +148,7 @@ export class MarketMaker {
     const out: { symbol: string; side: string; type: string; price: string; qty: string }[] = [];
     const tick = dec(m.tickSize);
     for (let i = 0; i < this.cfg.levels; i++) {
-      const bps = this.cfg.spreadBps + i * this.cfg.stepBps;
+      const bps = this.quoting.spreadBps + i * this.cfg.stepBps;
       for (const side of ['buy', 'sell'] as const) {
         const raw = dec(index)
           .times(side === 'buy' ? 10_000 - bps : 10_000 + bps)
@@ -119,7 +157,7 @@ export class MarketMaker {
         const ticks = side === 'buy' ? raw.div(tick).floor() : raw.div(tick).ceil();
         if (ticks.lt(1)) continue;
         const price = ticks.times(tick);
-        const lots = dec(this.cfg.sizeQuote).div(price).div(m.lotSize).floor();
+        const lots = dec(this.quoting.sizeQuote).div(price).div(m.lotSize).floor();
         if (lots.lt(1)) continue;
         out.push({
           symbol: m.symbol,

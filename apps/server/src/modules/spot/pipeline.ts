@@ -77,6 +77,11 @@ export class BatchQueue<R> {
     });
   }
 
+  /** Whether a batch is queued or under way (a change of the book waits while it is). */
+  get busy(): boolean {
+    return this.running !== null;
+  }
+
   /** Resolves once every request queued so far (and after) has been answered. */
   async idle(): Promise<void> {
     while (this.running) await this.running;

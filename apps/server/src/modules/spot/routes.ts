@@ -1,6 +1,9 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import {
+  AdminConfigPaths,
   CancelOrderBody,
+  ConfigMarketMaker,
+  ConfigMarketMakerBody,
   Ok,
   OrderListQuery,
   Paths,
@@ -11,6 +14,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { requireUser, userId } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
+import { CONFIG_ROLES, operatorOf, requireOperator } from '../admin/service.ts';
+import { makerConfig } from './maker-config.ts';
 
 const tags = ['spot'];
 const secured = [{ session: [] }];
@@ -19,6 +24,32 @@ export default async function spotRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const spot = app.spot;
   const auth = requireUser(app);
+  const operator = requireOperator(app, CONFIG_ROLES);
+  const maker = makerConfig(app.ctx);
+
+  app.get(`/${AdminConfigPaths.marketMaker}`, {
+    preHandler: operator,
+    schema: {
+      tags: ['admin'],
+      summary: "Operators (admin): the house market maker's spread and quote size",
+      security: secured,
+      response: { 200: Ok(ConfigMarketMaker) },
+    },
+    handler: async (req) => ok(req, await maker.get()),
+  });
+
+  app.post(`/${AdminConfigPaths.saveMarketMaker}`, {
+    preHandler: operator,
+    schema: {
+      tags: ['admin'],
+      summary: "Operators (admin): set the house market maker's spread and quote size (next round); audited",
+      security: secured,
+      body: ConfigMarketMakerBody,
+      response: { 200: Ok(ConfigMarketMaker) },
+    },
+    handler: async (req) =>
+      ok(req, await maker.save(operatorOf(req), req.ip, req.body, req.lang), 'config.saved'),
+  });
 
   app.post(`/${Paths.spotTrade}`, {
     preHandler: auth,

@@ -92,7 +92,7 @@ export function createSpotService(
         : () => null;
     return checkPlace(userId, kind, body, m, {
       index,
-      sweepCost: (side, lots, owner) => d.book.sweepCost(side, lots, owner),
+      sweepCost: (side, lots, owner) => d.sweepCost(m, side, lots, owner),
     });
   }
 
@@ -138,6 +138,14 @@ export function createSpotService(
   };
 
   const service = {
+    /**
+     * An operator changed markets (fees, tick, lot): each book takes the new values between two
+     * batches; resting orders keep their price and quantity (Desk.reconfigure).
+     */
+    async reconfigure(): Promise<void> {
+      for (const m of await market.allMarkets()) desks.get(m.id)?.reconfigure(m);
+    },
+
     /** Loads the markets and rebuilds every book from the open orders (recovery). */
     start(): Promise<void> {
       ready ??= serially(async () => {

@@ -48,6 +48,17 @@ function connect(token: string, opts: { operator?: boolean; lang?: string } = {}
 const next = <T>(socket: ClientSocket, event: string) =>
   new Promise<T>((resolve) => socket.once(event, (payload: T) => resolve(payload)));
 
+/** The next `event` whose payload passes `pass`. */
+const nextWhere = <T>(socket: ClientSocket, event: string, pass: (p: T) => boolean) =>
+  new Promise<T>((resolve) => {
+    const on = (p: T) => {
+      if (!pass(p)) return;
+      socket.off(event, on);
+      resolve(p);
+    };
+    socket.on(event, on);
+  });
+
 const send = (socket: ClientSocket, body: Record<string, string>) =>
   socket.emitWithAck('support:send', body) as Promise<SupportAck>;
 
@@ -90,11 +101,18 @@ describe('live chat', () => {
 
     // the user's read mark reaches support as "read"
     const onPhone = next<SupportMessage>(phone, 'support:message');
+    const readBySupport = next<SupportReadEvent>(phone, 'support:read');
     const sent = await reply(conversationId, { text: 'Let me check' });
+    // answering read the user's message: the phone can show it as read
+    expect(await readBySupport).toEqual({
+      conversation_id: conversationId,
+      reader: 'support',
+      up_to: sent.body.data.id,
+    });
     expect(sent.body.data).toMatchObject({ sender: 'support', operator: support.username });
     const live = await onPhone;
     expect(live).toMatchObject({ text: 'Let me check', sender: 'support', operator: null });
-    const seen = next<SupportReadEvent>(desk, 'support:read');
+    const seen = nextWhere<SupportReadEvent>(desk, 'support:read', (e) => e.reader === 'user');
     expect(await phone.emitWithAck('support:read', { up_to: String(live.id) })).toEqual({
       ok: true,
       unread: 0,

@@ -1,4 +1,5 @@
 import type { BankDetails } from '@verdant/api';
+import type { Queryable } from '../../db/client.ts';
 
 const BANK_FIELDS = ['bank_name', 'account_name', 'account_number', 'swift'] as const;
 
@@ -43,4 +44,35 @@ export function parseBankDetails(raw: string | undefined): BankDetails {
     remark: text('remark'),
     configured: true,
   };
+}
+
+/** The operators' bank account fields (migration 0020: one row, none until first saved). */
+export type StoredBankDetails = Omit<BankDetails, 'configured'>;
+
+/** The row operators saved, locked when `lock` (their change), or null when never saved. */
+export async function storedBankDetails(q: Queryable, lock = false): Promise<StoredBankDetails | null> {
+  const [row] = await q.query<StoredBankDetails>(
+    `SELECT bank_name, account_name, account_number, swift, bank_address, remark
+       FROM platform_bank_details ${lock ? 'FOR UPDATE' : ''}`,
+  );
+  return row ?? null;
+}
+
+/**
+ * Where bank deposits go now: what operators saved in the console, else BANK_DETAILS (the
+ * environment stays the first default). Read on each request: a change shows at once everywhere.
+ */
+export async function currentBankDetails(q: Queryable, fallback: BankDetails): Promise<BankDetails> {
+  const row = await storedBankDetails(q);
+  return row ? { ...row, configured: true } : fallback;
+}
+
+export async function saveBankDetails(q: Queryable, d: StoredBankDetails): Promise<void> {
+  await q.query(
+    `INSERT INTO platform_bank_details (id, bank_name, account_name, account_number, swift, bank_address, remark)
+     VALUES (true, $1, $2, $3, $4, $5, $6)
+     ON CONFLICT (id) DO UPDATE SET bank_name = $1, account_name = $2, account_number = $3, swift = $4,
+       bank_address = $5, remark = $6, updated_at = now()`,
+    [d.bank_name, d.account_name, d.account_number, d.swift, d.bank_address, d.remark],
+  );
 }

@@ -12,6 +12,7 @@ import { isUniqueViolation } from '../../db/values.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import type { Currency } from '../../ledger/currencies.ts';
 import { addressFor, chainFamily } from './addresses.ts';
+import { currentBankDetails } from './bank-details.ts';
 import { depositPath } from './keys.ts';
 import type { DepositRow } from './review.ts';
 import {
@@ -88,7 +89,8 @@ export function makeDeposits({ db, uploads, keys, bankDetails }: WalletDeps) {
         symbol: cur.symbol,
         min_deposit: show(cur.min_deposit, cur.decimals),
       };
-      if (cur.is_fiat) return { ...base, chain: null, address: null, bank: bankDetails };
+      if (cur.is_fiat)
+        return { ...base, chain: null, address: null, bank: await currentBankDetails(db, bankDetails) };
       const chain = chainOf(cur, body.chain);
       return { ...base, chain, address: await depositAddressOf(userId, cur, chain), bank: null };
     },

@@ -36,6 +36,7 @@ import type { FastifyInstance } from 'fastify';
 import { requireUser, userId } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
 import { limit } from '../../http/rate-limits.ts';
+import { walletConfigRoutes } from './config-routes.ts';
 import { loadDepositKeys } from './keys.ts';
 import { walletService } from './service.ts';
 
@@ -48,6 +49,8 @@ export default async function walletRoutes(fastify: FastifyInstance) {
   const keys = await loadDepositKeys(app.ctx.db, app.ctx.config, (msg) => app.log.warn(msg));
   const wallet = walletService(app.ctx, keys);
   const auth = requireUser(app);
+  // operators: currencies and the platform's bank account (issue 23)
+  await walletConfigRoutes(app);
 
   app.get(`/${Paths.currencies}`, {
     schema: {
