@@ -45,6 +45,7 @@ export const AdminSupportPaths = {
   upload: 'admin/support/upload', // multipart "file", ?conversation_id: stored as the user's upload
   picture: 'admin/support/picture', // GET admin/support/picture/:name
   operators: 'admin/support/operators', // GET: who a chat can be assigned to
+  context: 'admin/support/context', // GET ?conversation_id: the user beside the chat
   read: 'admin/support/read',
   typing: 'admin/support/typing',
   assign: 'admin/support/assign',
@@ -204,6 +205,30 @@ export const AdminConversationBody = Type.Object({
   up_to: Str('read: the newest message id read', { maxLength: 18 }),
 });
 export type AdminConversationBody = Static<typeof AdminConversationBody>;
+
+/** What support sees of the user beside a chat: the account, its verification and balances. */
+export const AdminSupportContext = Type.Object({
+  user_id: Type.Integer(),
+  account: Type.String(),
+  nickname: Type.String(),
+  lang: Type.String(),
+  status: Type.String({ description: 'normal or frozen (login)' }),
+  withdraw_frozen: Type.Boolean(),
+  verification: Type.String(),
+  advanced_verification: Type.String(),
+  created_at: Iso('Registered'),
+  last_login_at: Type.Union([Iso('Last login'), Type.Null()]),
+  balances: Type.Array(
+    Type.Object({
+      type: Type.String({ description: 'spot, option, contract or trust' }),
+      symbol: Type.String(),
+      available: Type.String({ description: 'Decimal string' }),
+      frozen: Type.String({ description: 'Decimal string' }),
+    }),
+    { description: 'Accounts holding something' },
+  ),
+});
+export type AdminSupportContext = Static<typeof AdminSupportContext>;
 
 export const AdminArticle = Type.Object({
   id: Type.Integer(),

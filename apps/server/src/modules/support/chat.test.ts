@@ -272,12 +272,20 @@ describe('users and operators stay apart', () => {
       ['POST', 'admin/support/assign', { conversation_id: id }],
       ['POST', 'admin/support/close', { conversation_id: id }],
       ['GET', 'admin/support/operators', {}],
+      ['GET', 'admin/support/context', { conversation_id: id }],
       ['GET', 'admin/help/feedback', {}],
     ];
     for (const [method, path, body] of routes) {
       expect((await h.call(method, path, body, { token: u.token })).body.code, path).toBe(999);
       expect((await h.call(method, path, body, { token: reviewer.token })).status, path).toBe(403);
     }
+    const context = await h.call<{ account: string; verification: string; balances: unknown[] }>(
+      'GET',
+      'admin/support/context',
+      { conversation_id: id },
+      { token: support.token },
+    );
+    expect(context.body.data).toMatchObject({ account: u.email, verification: 'none', balances: [] });
     const admin = await operatorLogin(h, 'admin');
     await reply(Number(id), { text: 'On it' });
     const assigned = await h.call(

@@ -9,6 +9,7 @@ import {
   AdminConversationsQuery,
   AdminFeedback,
   AdminReplyBody,
+  AdminSupportContext,
   AdminSupportHistoryQuery,
   AdminSupportPaths,
   CustomerUrlBody,
@@ -251,6 +252,18 @@ export default async function supportRoutes(fastify: FastifyInstance) {
       response: { 200: Ok(Type.Object({ conversation_id: Type.Integer(), status: Type.String() })) },
     },
     handler: async (req) => ok(req, await support.close(operatorOf(req), req.ip, req.body), 'support.closed'),
+  });
+
+  app.get(`/${AdminSupportPaths.context}`, {
+    preHandler: supportOp,
+    schema: {
+      tags: adminTags,
+      summary: "The chat's user: account, verification and balances",
+      security: secured,
+      querystring: Type.Object({ conversation_id: Type.Optional(Type.String({ maxLength: 9 })) }),
+      response: { 200: Ok(AdminSupportContext) },
+    },
+    handler: async (req) => ok(req, await support.context(req.query.conversation_id)),
   });
 
   app.get(`/${AdminSupportPaths.operators}`, {

@@ -3,6 +3,7 @@ import {
   type AdminConversationBody,
   type AdminConversationsQuery,
   type AdminReplyBody,
+  type AdminSupportContext,
   type AdminSupportHistoryQuery,
   type HelpArticle,
   type HelpArticlesQuery,
@@ -24,10 +25,12 @@ import type { AppContext } from '../../context.ts';
 import type { Queryable } from '../../db/client.ts';
 import { type PageInput, parsePaging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
+import { currenciesById } from '../../ledger/currencies.ts';
+import { userBalances } from '../../ledger/statement.ts';
 import { userRoom } from '../../realtime/index.ts';
 import { listOperators, type OperatorSession, parseId, writeAudit } from '../admin/service.ts';
 import { uploadsService } from '../uploads/service.ts';
-import { userAccounts } from '../user/service.ts';
+import { userAccounts, userProfile } from '../user/service.ts';
 import { getArticle, listArticles, seedArticles } from './articles.ts';
 import {
   type ConversationRow,
@@ -329,6 +332,34 @@ export function supportService(ctx: AppContext, io: Server) {
         await q.query("UPDATE support_conversations SET status = 'closed' WHERE id = $1", [id]);
       });
       return { conversation_id: id, status: after.status };
+    },
+
+    /** The user beside a chat: account, verification, balances (only accounts holding something). */
+    async context(conversationId: string | undefined): Promise<AdminSupportContext> {
+      const c = await conversationById(db, parseConversationId(conversationId));
+      const p = (await userProfile(db, c.user_id))!;
+      const currencies = await currenciesById(db);
+      const balances = (await userBalances(db, c.user_id))
+        .filter((b) => b.available !== '0' || b.frozen !== '0')
+        .map((b) => ({
+          type: b.type,
+          symbol: currencies.get(b.currency_id)?.symbol ?? '',
+          available: b.available,
+          frozen: b.frozen,
+        }));
+      return {
+        user_id: p.id,
+        account: p.account,
+        nickname: p.nickname,
+        lang: p.lang,
+        status: p.status,
+        withdraw_frozen: p.withdraw_frozen,
+        verification: p.verification,
+        advanced_verification: p.advanced_verification,
+        created_at: p.created_at.toISOString(),
+        last_login_at: p.last_login_at?.toISOString() ?? null,
+        balances,
+      };
     },
 
     /** Operators who may answer, for the assign menu. */
