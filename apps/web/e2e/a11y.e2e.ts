@@ -17,6 +17,7 @@ import {
 /** Routes that need something in their query to show their real content. */
 const QUERY: Partial<Record<PageName, string>> = {
   kline: '?symbol=btcusdt',
+  notice: '?id=1',
 };
 
 let mailbox: Awaited<ReturnType<typeof startOutbox>>;

@@ -59,10 +59,12 @@ const Publication = lazyPage(() => import('../features/launchpad/PublicationPage
 const PublicationDetails = lazyPage(() => import('../features/launchpad/DetailsPage'));
 const PublicationPurchase = lazyPage(() => import('../features/launchpad/PurchasePage'));
 
+const Promotion = lazyPage(() => import('../features/promotion/PromotionPage'));
 const HelpCenter = lazyPage(() => import('../features/help/HelpCenterPage'));
 const HelpDetail = lazyPage(() => import('../features/help/HelpDetailPage'));
 const Chat = lazyPage(() => import('../features/help/ChatPage'));
-const Promotion = lazyPage(() => import('../features/promotion/PromotionPage'));
+const Notices = lazyPage(() => import('../features/news/NoticesPage'));
+const Notice = lazyPage(() => import('../features/news/NoticePage'));
 const PreviewImage = lazyPage(() => import('../features/system/PreviewImagePage'));
 const ChooseLocation = lazyPage<object>(() =>
   import('../features/system/LocationPage').then((m) => ({ default: m.ChooseLocationPage })),
@@ -115,11 +117,13 @@ const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
   publication: Publication,
   publicationDetails: PublicationDetails,
   publicationPurchase: PublicationPurchase,
+  promotion: Promotion,
   helpCenter: HelpCenter,
   helpCenterAlias: HelpCenter,
   helpDetail: HelpDetail,
   chat: Chat,
-  promotion: Promotion,
+  notices: Notices,
+  notice: Notice,
   previewImage: PreviewImage,
   chooseLocation: ChooseLocation,
   openLocation: OpenLocation,

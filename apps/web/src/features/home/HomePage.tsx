@@ -15,12 +15,15 @@ import type en from '../../locales/en.json';
 import { openCustomerService } from '../../shared/customer';
 import { useSocketWanted } from '../../shared/live';
 import { marketKeys, tickersQuery, useLiveTickers } from '../../shared/markets';
+import { newsKeys, unreadQuery } from '../../shared/news';
 import { paths } from '../../shared/paths';
+import { isLoggedIn, useSession } from '../../shared/session';
 import { useShell } from '../../shared/shell';
 import { BrandMark } from '../../shared/ui/BrandMark';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import './home.css';
 import { Gainers, MarketRows } from './MarketRows';
+import { NoticeBar } from './NoticeBar';
 import { homeKeys } from './queries';
 
 const HTTP_REFRESH_MS = 5_000;
@@ -36,6 +39,9 @@ export default function HomePage() {
   // over HTTP every few seconds until the socket takes over (see useSocketWanted)
   const tickers = useQuery({ ...tickersQuery(), refetchInterval: live ? false : HTTP_REFRESH_MS });
   useLiveTickers(undefined, live);
+  // the bell's dot: something unread among the notices or the user's own messages
+  const unread = useQuery({ ...unreadQuery(), enabled: isLoggedIn(useSession()) });
+  const hasUnread = unread.data ? unread.data.messages + unread.data.notices > 0 : false;
 
   const quick: { key: QuickKey; icon: ReactNode; onClick: () => void }[] = [
     { key: 'recharge', icon: <DownlandOutline />, onClick: () => navigate(paths.deposit) },
@@ -62,10 +68,11 @@ export default function HomePage() {
         <button
           type="button"
           className="v-home__icon"
-          aria-label={t('titles.notices')}
+          aria-label={hasUnread ? `${t('titles.notices')}, ${t('news.unread')}` : t('titles.notices')}
           onClick={() => navigate(paths.notices)}
         >
           <BellOutline />
+          {hasUnread && <span className="v-home__bell-dot" aria-hidden="true" />}
         </button>
       </header>
 
@@ -73,6 +80,8 @@ export default function HomePage() {
         onRefresh={() =>
           Promise.all([
             queryClient.invalidateQueries({ queryKey: homeKeys.all }),
+            queryClient.invalidateQueries({ queryKey: newsKeys.all }),
+            queryClient.invalidateQueries({ queryKey: newsKeys.unread }),
             queryClient.invalidateQueries({ queryKey: marketKeys.all }),
           ])
         }
@@ -81,6 +90,8 @@ export default function HomePage() {
           <h2>{t('home.heroTitle')}</h2>
           <p>{t('home.heroBody')}</p>
         </section>
+
+        <NoticeBar />
 
         <nav className="v-home__quick" aria-label={t('home.quickLabel')}>
           {quick.map((q) => (
