@@ -58,6 +58,49 @@ export const NAV: NavEntry[] = [
     group: 'system',
     page: lazy(() => import('./pages/system/AuditPage')),
   },
+  // configuration as data (issue 23): one page per area, admins only
+  {
+    path: '/config/currencies',
+    labelKey: 'nav.configCurrencies',
+    roles: ADMIN,
+    group: 'config',
+    page: lazy(() => import('./pages/config/CurrenciesPage')),
+  },
+  {
+    path: '/config/markets',
+    labelKey: 'nav.configMarkets',
+    roles: ADMIN,
+    group: 'config',
+    page: lazy(() => import('./pages/config/MarketsPage')),
+  },
+  {
+    path: '/config/contracts',
+    labelKey: 'nav.configContracts',
+    roles: ADMIN,
+    group: 'config',
+    page: lazy(() => import('./pages/config/ContractsPage')),
+  },
+  {
+    path: '/config/options',
+    labelKey: 'nav.configOptions',
+    roles: ADMIN,
+    group: 'config',
+    page: lazy(() => import('./pages/config/OptionSecondsPage')),
+  },
+  {
+    path: '/config/market-maker',
+    labelKey: 'nav.configMaker',
+    roles: ADMIN,
+    group: 'config',
+    page: lazy(() => import('./pages/config/MarketMakerPage')),
+  },
+  {
+    path: '/config/platform',
+    labelKey: 'nav.configPlatform',
+    roles: ADMIN,
+    group: 'config',
+    page: lazy(() => import('./pages/config/PlatformPage')),
+  },
 ];
 
 export function allowed(entry: Pick<NavEntry, 'roles'>, role: OperatorRole | undefined): boolean {
