@@ -101,6 +101,21 @@ export const NAV: NavEntry[] = [
     group: 'config',
     page: lazy(() => import('./pages/config/PlatformPage')),
   },
+  // the help centre (issue 22): support answers chats; admins edit the common questions
+  {
+    path: '/support/inbox',
+    labelKey: 'nav.supportInbox',
+    roles: ['admin', 'support'],
+    group: 'support',
+    page: lazy(() => import('./pages/support/InboxPage')),
+  },
+  {
+    path: '/support/articles',
+    labelKey: 'nav.helpArticles',
+    roles: ADMIN,
+    group: 'support',
+    page: lazy(() => import('./pages/support/ArticlesPage')),
+  },
 ];
 
 export function allowed(entry: Pick<NavEntry, 'roles'>, role: OperatorRole | undefined): boolean {
