@@ -17,9 +17,14 @@ import {
 } from './support.ts';
 
 // The help centre's live chat as a user lives it at 390 × 844: open the chat from the help centre,
-// send text and a picture, and see support's answer (sent through the operator API) arrive live.
+// send text and a picture, and see support's answer arrive live: sent through the operator API,
+// then through the console's support inbox in a desktop-sized page. Needs the console built into
+// ADMIN_DIST (cd apps/admin && npx vite build --outDir /tmp/admin-support).
 
 const en = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/en.json'), 'utf8'));
+const adminEn = JSON.parse(
+  readFileSync(join(import.meta.dirname, '../../admin/src/locales/en.json'), 'utf8'),
+);
 const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
@@ -31,6 +36,7 @@ let mailbox: Awaited<ReturnType<typeof startOutbox>>;
 let server: Awaited<ReturnType<typeof startServer>> | null = null;
 let browser: Browser;
 let page: Page;
+let consolePage: Page;
 let userToken: string;
 let opToken: string;
 const email = `chat.${Date.now()}@example.com`;
@@ -61,6 +67,8 @@ beforeAll(async () => {
     { dataDir },
   );
   ({ browser, page } = await launchBrowser(server.base));
+  const desk = await browser.newContext({ viewport: { width: 1280, height: 800 }, deviceScaleFactor: 1 });
+  consolePage = await desk.newPage();
 });
 
 screenshotFailures(() => page);
@@ -126,15 +134,17 @@ describe('live chat with support, end to end in Chromium at 390 × 844', () => {
     const list = await expectOk(api<Conversations>('admin/support/conversations', {}, opToken, 'GET'));
     const conversationId = String(list.items[0]!.id);
     await expectOk(
-      api('admin/support/reply', { conversation_id: conversationId, text: 'We found it, it is credited now.' }, opToken),
+      api(
+        'admin/support/reply',
+        { conversation_id: conversationId, text: 'We found it, it is credited now.' },
+        opToken,
+      ),
     );
     const theirs = page.locator('.v-chat__row:not(.v-chat__row--mine)').filter({
       hasText: 'We found it, it is credited now.',
     });
     await theirs.waitFor();
-    await expect
-      .poll(() => page.locator('.v-chat__row--mine').getByText(en.help.state.read).count())
-      .toBe(2);
+    await expect.poll(() => page.locator('.v-chat__row--mine').getByText(en.help.state.read).count()).toBe(2);
     // the user's screen marked the reply read: support's view agrees, and nothing is unread for the user
     const unread = await expectOk(api<{ unread: number }>('support/unread', {}, userToken, 'GET'));
     expect(unread.unread).toBe(0);
@@ -144,11 +154,41 @@ describe('live chat with support, end to end in Chromium at 390 × 844', () => {
     await go('/pages/help-center/center');
     const list = await expectOk(api<Conversations>('admin/support/conversations', {}, opToken, 'GET'));
     await expectOk(
-      api('admin/support/reply', { conversation_id: String(list.items[0]!.id), text: 'Anything else?' }, opToken),
+      api(
+        'admin/support/reply',
+        { conversation_id: String(list.items[0]!.id), text: 'Anything else?' },
+        opToken,
+      ),
     );
     await page.reload();
     await page.locator('.v-help__entry .adm-badge').filter({ hasText: '1' }).waitFor();
     await page.getByRole('button', { name: en.help.online }).click();
     await page.getByText('Anything else?').waitFor();
+  });
+
+  it('support answers from the console’s inbox, beside the user’s account, and the answer arrives live', async () => {
+    await go('/pages/help-center/chat');
+    await page.getByText('Anything else?').waitFor();
+    const operator = await expectOk(api('admin/me', {}, opToken, 'GET'));
+    await consolePage.goto(`${server!.base}/admin/`);
+    await consolePage.evaluate(
+      ([token, op]) => {
+        localStorage.setItem('verdant-admin-session', JSON.stringify({ token, operator: JSON.parse(op) }));
+        localStorage.setItem('verdant-admin-lang', 'en');
+      },
+      [opToken, JSON.stringify(operator)] as const,
+    );
+    await consolePage.goto(`${server!.base}/admin/#/support/inbox`);
+    await consolePage.getByRole('button', { name: email }).click();
+    // the user's context beside the chat, and the chat's history with the user's picture
+    await consolePage.locator('.v-inbox__context').getByText(email).waitFor();
+    await consolePage.getByText('Where is my deposit?').waitFor();
+    await consolePage.locator('.v-inbox__log img').first().waitFor();
+    await consolePage
+      .getByRole('textbox', { name: adminEn.support.answer })
+      .fill('Answered from the console.');
+    await consolePage.getByRole('button', { name: adminEn.support.send, exact: true }).click();
+    // the phone, open on the chat all along, shows it live
+    await page.getByText('Answered from the console.').waitFor();
   });
 });
