@@ -116,6 +116,13 @@ export const NAV: NavEntry[] = [
     group: 'support',
     page: lazy(() => import('./pages/support/ArticlesPage')),
   },
+  {
+    path: '/news',
+    labelKey: 'nav.news',
+    roles: ADMIN,
+    group: 'support',
+    page: lazy(() => import('./pages/news/NewsPage')),
+  },
 ];
 
 export function allowed(entry: Pick<NavEntry, 'roles'>, role: OperatorRole | undefined): boolean {
