@@ -5,6 +5,8 @@ import {
   AdminLaunchpadPassBody,
   AdminPaths,
   AdminRejectBody,
+  ConfigLaunchpadProject,
+  ConfigLaunchpadProjectBody,
   LaunchpadConfig,
   LaunchpadListQuery,
   LaunchpadOrder,
@@ -18,11 +20,13 @@ import {
   Ok,
   Paged,
   Paths,
+  ProductConfigPaths,
 } from '@verdant/api';
 import type { FastifyInstance } from 'fastify';
 import { optionalUser, requireUser, userId } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
-import { operatorOf, REVIEWERS, requireOperator } from '../admin/service.ts';
+import { CONFIG_ROLES, operatorOf, REVIEWERS, requireOperator } from '../admin/service.ts';
+import { launchpadConfig } from './config.ts';
 
 const tags = ['launchpad'];
 const secured = [{ session: [] }];
@@ -139,5 +143,32 @@ export default async function launchpadRoutes(fastify: FastifyInstance) {
     },
     handler: async (req) =>
       ok(req, await launchpad.reject(operatorOf(req).id, req.ip, req.body), 'admin.rejected'),
+  });
+
+  // operators (admin): the projects as data, created and edited in the console
+  const admin = requireOperator(app, CONFIG_ROLES);
+  const config = launchpadConfig(app.ctx, () => launchpad.wake());
+  app.get(`/${ProductConfigPaths.launchpadProjects}`, {
+    preHandler: admin,
+    schema: {
+      tags: ['admin'],
+      summary: 'Operators (admin): every new-coin project, with its subscriptions and whether it is listed',
+      security: secured,
+      response: { 200: Ok(Type.Array(ConfigLaunchpadProject)) },
+    },
+    handler: async (req) => ok(req, await config.list()),
+  });
+  app.post(`/${ProductConfigPaths.saveLaunchpadProject}`, {
+    preHandler: admin,
+    schema: {
+      tags: ['admin'],
+      summary:
+        'Operators (admin): create a new-coin project (no id) or edit one (what users hold never changes); audited',
+      security: secured,
+      body: ConfigLaunchpadProjectBody,
+      response: { 200: Ok(ConfigLaunchpadProject) },
+    },
+    handler: async (req) =>
+      ok(req, await config.save(operatorOf(req), req.ip, req.body, req.lang), 'config.saved'),
   });
 }

@@ -231,6 +231,11 @@ export function createLaunchpadService(
       };
     },
 
+    /** The launch job looks again now (an operator moved a launch time), when it runs here. */
+    wake(): void {
+      wakeJob?.();
+    },
+
     async config(query: LaunchpadListQuery, lang: Lang, now = Date.now()): Promise<LaunchpadConfig> {
       const state = parseState(query.state);
       const [ps, cs] = await Promise.all([projectRows(db), currenciesById(db)]);

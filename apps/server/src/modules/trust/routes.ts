@@ -1,7 +1,11 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import {
+  ConfigTrustProduct,
+  ConfigTrustProductBody,
   Ok,
   Paths,
+  ProductConfigPaths,
   TrustBuyBody,
   TrustCancelBody,
   TrustConfig,
@@ -15,6 +19,8 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { optionalUser, requireUser, userId } from '../../http/auth.ts';
 import { ok } from '../../http/envelope.ts';
+import { CONFIG_ROLES, operatorOf, requireOperator } from '../admin/service.ts';
+import { trustConfig } from './config.ts';
 
 const tags = ['trust'];
 const secured = [{ session: [] }];
@@ -92,5 +98,32 @@ export default async function trustRoutes(fastify: FastifyInstance) {
       response: { 200: Ok(TrustOrder) },
     },
     handler: async (req) => ok(req, await trust.cancel(userId(req), req.body.id, req.lang), 'trust.redeemed'),
+  });
+
+  // operators (admin): the products as data, created and edited in the console
+  const operator = requireOperator(app, CONFIG_ROLES);
+  const config = trustConfig(app.ctx);
+  app.get(`/${ProductConfigPaths.trustProducts}`, {
+    preHandler: operator,
+    schema: {
+      tags: ['admin'],
+      summary: 'Operators (admin): every deposit product, with what is sold and how many orders it has',
+      security: secured,
+      response: { 200: Ok(Type.Array(ConfigTrustProduct)) },
+    },
+    handler: async (req) => ok(req, await config.list()),
+  });
+  app.post(`/${ProductConfigPaths.saveTrustProduct}`, {
+    preHandler: operator,
+    schema: {
+      tags: ['admin'],
+      summary:
+        'Operators (admin): create a deposit product (no id) or edit one (orders keep their terms); audited',
+      security: secured,
+      body: ConfigTrustProductBody,
+      response: { 200: Ok(ConfigTrustProduct) },
+    },
+    handler: async (req) =>
+      ok(req, await config.save(operatorOf(req), req.ip, req.body, req.lang), 'config.saved'),
   });
 }
