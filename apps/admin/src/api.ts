@@ -94,12 +94,15 @@ export const api = {
   },
 };
 
-/** The URL of a private upload (voucher, identity photo) as an operator may fetch it. */
-export async function fetchUploadUrl(name: string): Promise<string> {
+/**
+ * An object URL for a private picture (voucher, identity photo) the operator API serves, e.g.
+ * '/api/admin/upload/<name>': fetched with the token, since an <img> cannot send it.
+ */
+export async function fetchBlobUrl(path: string): Promise<string> {
   const headers: Record<string, string> = { [LANG_HEADER]: currentLang() };
   const token = getToken();
   if (token) headers.authorization = token;
-  const res = await fetch(url(`admin/upload/${encodeURIComponent(name)}`), { headers });
+  const res = await fetch(path, { headers });
   if (!res.ok) throw new ApiError(i18next.t('common.serverError'), res.status, res.status);
   return URL.createObjectURL(await res.blob());
 }

@@ -31,6 +31,45 @@ const ADMIN: OperatorRole[] = ['admin'];
  */
 export const NAV: NavEntry[] = [
   {
+    path: '/review/kyc',
+    labelKey: 'nav.kyc',
+    roles: REVIEWERS,
+    group: 'review',
+    badge: 'kyc',
+    page: lazy(() => import('./pages/review/KycPage')),
+  },
+  {
+    path: '/review/deposits',
+    labelKey: 'nav.deposits',
+    roles: REVIEWERS,
+    group: 'review',
+    badge: 'deposits',
+    page: lazy(() => import('./pages/review/DepositsPage')),
+  },
+  {
+    path: '/review/withdrawals',
+    labelKey: 'nav.withdrawals',
+    roles: REVIEWERS,
+    group: 'review',
+    badge: 'withdrawals',
+    page: lazy(() => import('./pages/review/WithdrawalsPage')),
+  },
+  {
+    path: '/review/launchpad',
+    labelKey: 'nav.launchpad',
+    roles: REVIEWERS,
+    group: 'review',
+    badge: 'launchpad',
+    page: lazy(() => import('./pages/review/LaunchpadPage')),
+  },
+  {
+    path: '/operators',
+    labelKey: 'nav.operators',
+    roles: ADMIN,
+    group: 'system',
+    page: lazy(() => import('./pages/system/OperatorsPage')),
+  },
+  {
     path: '/dashboard',
     labelKey: 'nav.dashboard',
     roles: REVIEWERS,

@@ -199,6 +199,8 @@ export const AdminAuditQuery = Type.Object({
     maxLength: 64,
   }),
   target_id: Str('Only this target id (with target_type)', { maxLength: 20 }),
+  from: Str('Only entries at or after this time (ISO 8601)', { maxLength: 40 }),
+  to: Str('Only entries at or before this time (ISO 8601)', { maxLength: 40 }),
   ...PageFields,
 });
 export type AdminAuditQuery = Static<typeof AdminAuditQuery>;

@@ -67,6 +67,14 @@ export const ResetOperatorPasswordBody = Type.Object({
 });
 export type ResetOperatorPasswordBody = Static<typeof ResetOperatorPasswordBody>;
 
+export const AdminApproveDepositBody = Type.Object({
+  id: Str('Id of the deposit; required', { maxLength: 20 }),
+  amount: Str('The amount credited, when it differs from the declared one (what arrived); else left out', {
+    maxLength: 60,
+  }),
+});
+export type AdminApproveDepositBody = Static<typeof AdminApproveDepositBody>;
+
 /** Waiting items per review queue, for the menu's badges. */
 export const AdminQueues = Type.Object({
   kyc: Type.Integer({ description: 'Identity verifications pending' }),

@@ -50,6 +50,8 @@ export interface AuditFilter {
   action?: string | undefined;
   targetType?: string | undefined;
   targetId?: string | undefined;
+  from?: Date | undefined;
+  to?: Date | undefined;
 }
 
 /** Newest first, filtered, one page. */
@@ -68,6 +70,8 @@ export async function listAudit(
   if (f.action) add('a.action = ?', f.action);
   if (f.targetType) add('a.target_type = ?', f.targetType);
   if (f.targetId) add('a.target_id = ?', f.targetId);
+  if (f.from) add('a.created_at >= ?', f.from);
+  if (f.to) add('a.created_at <= ?', f.to);
   const cond = where.length ? `WHERE ${where.join(' AND ')}` : '';
   const { rows, total } = await pageOf<AuditRow>(
     q,

@@ -80,12 +80,12 @@ export function parseUsername(input: string | undefined): string {
   return username;
 }
 
-export function checkPassword(password: string | undefined): string {
-  if (!password) throw invalid('validation.passwordRequired', 'password');
+export function checkPassword(password: string | undefined, field = 'password'): string {
+  if (!password) throw invalid('validation.passwordRequired', field);
   if (password.length < OPERATOR_PASSWORD_MIN)
-    throw invalid('validation.passwordTooShort', 'password', { min: OPERATOR_PASSWORD_MIN });
+    throw invalid('validation.passwordTooShort', field, { min: OPERATOR_PASSWORD_MIN });
   if (password.length > OPERATOR_PASSWORD_MAX)
-    throw invalid('validation.passwordTooLong', 'password', { max: OPERATOR_PASSWORD_MAX });
+    throw invalid('validation.passwordTooLong', field, { max: OPERATOR_PASSWORD_MAX });
   return password;
 }
 

@@ -1,6 +1,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import {
+  AdminApproveDepositBody,
   AdminApproveWithdrawalBody,
   AdminAuditQuery,
   AdminBalance,
@@ -139,9 +140,9 @@ export default async function adminRoutes(fastify: FastifyInstance) {
     preHandler: operator,
     schema: {
       tags,
-      summary: "Approve a pending deposit: the user's spot account is credited",
+      summary: "Approve a pending deposit: the user's spot account is credited (the declared amount, or `amount`)",
       security: secured,
-      body: AdminIdBody,
+      body: AdminApproveDepositBody,
       response: { 200: Ok(AdminDeposit) },
     },
     handler: async (req) =>

@@ -73,6 +73,15 @@ export function parseId(v: string | undefined, field = 'id', requiredKey = 'admi
   return Number(s);
 }
 
+/** An ISO 8601 time of a filter, or undefined when left out. */
+function parseTime(v: string | undefined, field: string): Date | undefined {
+  const s = (v ?? '').trim();
+  if (!s) return undefined;
+  const t = new Date(s);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(s) || Number.isNaN(t.getTime())) throw invalid('admin.timeInvalid', field);
+  return t;
+}
+
 function parseStatus(v: string | undefined, allowed: readonly string[]): string | null {
   const s = (v ?? '').trim().toLowerCase() || 'pending';
   if (s === 'all') return null;
@@ -179,7 +188,13 @@ export function adminService(ctx: AppContext) {
     decision: 'approve' | 'reject',
     op: OperatorSession,
     ip: string,
-    body: { id?: string | undefined; reason?: string | undefined; tx_ref?: string | undefined },
+    body: {
+      id?: string | undefined;
+      reason?: string | undefined;
+      tx_ref?: string | undefined;
+      /** deposits: the amount credited, when it is not the one declared */
+      amount?: string | undefined;
+    },
   ): Promise<AdminDeposit & AdminWithdrawal> {
     const id = parseId(body.id);
     let reason = '';
@@ -192,7 +207,7 @@ export function adminService(ctx: AppContext) {
       const before = await moneyRow(q, kind, id, true);
       if (!before) throw new AppError('NOT_FOUND', 'errors.notFound', {}, 'id');
       if (kind === 'deposit') {
-        if (decision === 'approve') await approveDeposit(q, id, op.id);
+        if (decision === 'approve') await approveDeposit(q, id, op.id, body.amount);
         else await rejectDeposit(q, id, op.id, reason);
       } else if (decision === 'approve') await approveWithdrawal(q, id, op.id, txRef);
       else await rejectWithdrawal(q, id, op.id, reason);
@@ -310,6 +325,8 @@ export function adminService(ctx: AppContext) {
           action: (query.action ?? '').trim() || undefined,
           targetType: (query.target_type ?? '').trim() || undefined,
           targetId: (query.target_id ?? '').trim() || undefined,
+          from: parseTime(query.from, 'from'),
+          to: parseTime(query.to, 'to'),
         },
         p,
       );

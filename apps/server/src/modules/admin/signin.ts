@@ -85,7 +85,7 @@ export async function changeOwnPassword(
   ip: string,
 ): Promise<OperatorAuthState> {
   if (!input.password) throw invalid('validation.passwordRequired', 'password');
-  const next = checkPassword(input.new_password);
+  const next = checkPassword(input.new_password, 'new_password');
   const row = await load(db, s.id);
   if (!(await verifyPassword(row.password_hash, input.password))) {
     await failed(db, s, ip, 'operator.password_failed');

@@ -156,9 +156,11 @@ export async function reviewVerification(
   if (before?.status !== 'pending') throw new AppError('ALREADY_REVIEWED', 'admin.alreadyReviewed', {}, 'id');
   const [after] = await q.query<VerificationRow>(
     `UPDATE verifications SET status = $2, reject_reason = $3, reviewed_by = $4, reviewed_at = now()
-      WHERE id = $1 RETURNING ${VERIFICATION_COLUMNS}`,
+      WHERE id = $1 AND status = 'pending' RETURNING ${VERIFICATION_COLUMNS}`,
     [id, decision, decision === 'rejected' ? reason : null, operatorId],
   );
+  // decided once: the UPDATE itself requires the pending state (the row lock guards it too)
+  if (!after) throw new AppError('ALREADY_REVIEWED', 'admin.alreadyReviewed', {}, 'id');
   const userAfter = await setVerificationState(q, before.user_id, before.level, decision);
   await writeMessage(
     q,

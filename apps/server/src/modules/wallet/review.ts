@@ -4,9 +4,10 @@ import type { Queryable } from '../../db/client.ts';
 import { canon } from '../../db/values.ts';
 import { AppError } from '../../http/errors.ts';
 import { parseReason, parseTxRef } from '../../http/parse.ts';
+import { findCurrency } from '../../ledger/currencies.ts';
 import { type Posting, post } from '../../ledger/ledger.ts';
 import { writeMessage } from '../news/service.ts';
-import { negate, parseId, spot } from './shared.ts';
+import { negate, parseAmount, parseId, spot } from './shared.ts';
 
 // Review functions for the operators' module: each runs inside the caller's transaction.
 
@@ -79,6 +80,8 @@ interface Decision<T> {
   note?: { column: 'tx_ref' | 'reject_reason'; value: string };
   /** The posting that moves the money, when the decision moves any. */
   posting?: (row: T) => Omit<Posting, 'refId' | 'operatorId'>;
+  /** The amount the decision settles on when it is not the one asked for (a deposit credited as received). */
+  amount?: (row: T) => Promise<string>;
 }
 
 /** One review: lock the pending request, post its money, record who decided what. */
@@ -99,13 +102,17 @@ async function decide<
   operatorId: number,
   d: Decision<T>,
 ): Promise<T> {
-  const row = await lockPending<T>(q, table, columns, idInput);
+  const asked = await lockPending<T>(q, table, columns, idInput);
+  const row = d.amount ? { ...asked, amount: await d.amount(asked) } : asked;
   if (d.posting) await post(q, { ...d.posting(row), refId: row.id, operatorId });
   const [after] = await q.query<T>(
-    `UPDATE ${table} SET status = $3, ${d.note ? `${d.note.column} = $4, ` : ''}reviewed_by = $2, reviewed_at = now()
-      WHERE id = $1 RETURNING ${columns}`,
-    d.note ? [row.id, operatorId, d.status, d.note.value] : [row.id, operatorId, d.status],
+    `UPDATE ${table} SET status = $3, ${d.note ? `${d.note.column} = $5, ` : ''}amount = $4,
+            reviewed_by = $2, reviewed_at = now()
+      WHERE id = $1 AND status = 'pending' RETURNING ${columns}`,
+    [row.id, operatorId, d.status, row.amount, ...(d.note ? [d.note.value] : [])],
   );
+  // decided once: the UPDATE itself requires the pending state (the row lock guards it too)
+  if (!after) throw new AppError('ALREADY_REVIEWED', 'wallet.alreadyReviewed', {}, 'id');
   // the user hears of the decision in a message (pushed once this transaction commits)
   await writeMessage(
     q,
@@ -118,7 +125,7 @@ async function decide<
       reason: d.note?.column === 'reject_reason' ? d.note.value : '',
     },
   );
-  return canonRow(after!);
+  return canonRow(after);
 }
 
 /**
@@ -129,9 +136,20 @@ export async function approveDeposit(
   q: Queryable,
   depositId: number,
   operatorId: number,
+  /** What arrived, when it differs from what the user declared (checked against the currency). */
+  credited?: string,
 ): Promise<DepositRow> {
+  const received = credited?.trim();
   return decide<DepositRow>(q, 'deposits', DEPOSIT_ROW, depositId, operatorId, {
     status: 'approved',
+    ...(received
+      ? {
+          amount: async (d: DepositRow) => {
+            const cur = await findCurrency(q, d.currency_id);
+            return parseAmount(received, cur!, 'amount');
+          },
+        }
+      : {}),
     posting: (d) => ({
       reason: 'deposit',
       refType: 'deposit',
