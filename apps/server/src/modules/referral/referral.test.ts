@@ -428,6 +428,32 @@ describe('operators: admin/referral/member', () => {
 });
 
 describe('rebates under load', () => {
+  it('twenty sellers at once into one bid, half of them referees: each referee’s fee earns its exact rebate', async () => {
+    const r = await registerByEmail(h);
+    const buyer = await registerByEmail(h);
+    await fund(h.app, buyer.user.id, USDT, '1500');
+    const sellers = [];
+    for (let i = 0; i < 20; i++) {
+      const u = i % 2 === 0 ? await referee(r) : await registerByEmail(h);
+      await fund(h.app, u.user.id, BTC, '0.001');
+      sellers.push(u);
+    }
+    const bid = await place(h.app, buyer.token, { side: 'buy', type: 'limit', price: '60000', qty: '0.02' });
+    expect(bid.body.data.status).toBe('waiting');
+    const f0 = await fees(USDT);
+    const sold = await Promise.all(
+      sellers.map((u) =>
+        place(h.app, u.token, { side: 'sell', type: 'limit', price: '60000', qty: '0.001' }),
+      ),
+    );
+    expect(sold.map((x) => x.body.data?.status ?? x.body.message)).toEqual(sellers.map(() => 'completed'));
+    // each sale pays 60 × 0.1 % = 0.06 USDT; ten referees' fees give 10 × 0.012
+    expect(await bal(r.user.id, 'spot', USDT)).toBe('0.12');
+    expect(minus(await fees(USDT), f0)).toBe(minus('1.2', '0.12'));
+    const page = await get<ReferralRebatePage>('user/my_account_return', r.token, { limit: '100' });
+    expect(page.body.data.list.map((x) => x.amount)).toEqual(Array.from({ length: 10 }, () => '0.012'));
+  });
+
   it('twenty referees opening contracts at once each credit their exact rebate', async () => {
     const r = await registerByEmail(h);
     const users = [];
