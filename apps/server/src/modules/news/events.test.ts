@@ -7,6 +7,7 @@ import { type Harness, registerByEmail, startHarness } from '../../test/harness.
 import { operatorLogin } from '../admin/testing.ts';
 import { submit as buyOption, tick as optionTick, optionTrader } from '../option/test-helpers.ts';
 import { FUND_PASSWORD, readyToWithdraw, requestDeposit, USDT } from '../wallet/test-helpers.ts';
+import { writeMessage } from './service.ts';
 
 // Every event a user cares about leaves a message, in that user's language, pushed live to that
 // user's sockets only: each through the real operation (operator review, settlement, triggers).
@@ -80,6 +81,22 @@ describe('deposits and withdrawals', () => {
     await until(() => theirs.length === 1, "the other user's own message");
     expect(theirs.map((m) => m.body)).toEqual([expect.stringContaining(`#${o} of 10 USDT`)]);
     expect(mine).toHaveLength(1);
+  });
+
+  it('nothing is pushed for a message whose transaction rolled back; the next one arrives alone', async () => {
+    const u = await registerByEmail(h);
+    const heard = await listen(u.token);
+    await expect(
+      h.app.ctx.db.tx(async (q) => {
+        await writeMessage(q, u.user.id, 'deposit_passed', { id: 1, amount: '1', currency_id: 3 });
+        throw new Error('the review failed after the message was written');
+      }),
+    ).rejects.toThrow('the review failed');
+    const id = await requestDeposit(h, u, '20');
+    await review('admin/deposits/approve', { id: String(id) });
+    await until(() => heard.length > 0, 'the deposit message');
+    expect(heard.map((m) => m.body)).toEqual([expect.stringContaining(`#${id} of 20 USDT`)]);
+    expect((await messages(u)).total).toBe(1);
   });
 
   it('a rejected deposit names the reason; a refused review (already reviewed) writes nothing more', async () => {

@@ -84,6 +84,18 @@ describe('notices (news/list, news/detail)', () => {
     expect([visitor.unread, visitor.items.some((n) => n.read)]).toEqual([0, false]);
   });
 
+  it('20 parallel opens of one notice by one user: all answer, one read mark', async () => {
+    const u = await registerByEmail(h);
+    const id = await published({ en: 'Opened at once' });
+    const all = await Promise.all(Array.from({ length: 20 }, () => detail(id, { token: u.token })));
+    expect(all.map((r) => r.status)).toEqual(Array(20).fill(200));
+    const [marks] = await h.app.ctx.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM news_reads WHERE user_id = $1 AND news_id = $2',
+      [u.user.id, id],
+    );
+    expect(marks!.n).toBe(1);
+  });
+
   it('answers "not found" for a draft, a deleted or an unknown notice, and asks for a missing id', async () => {
     const draft = await adminPost<AdminNews>('admin/news/create', { title_en: 'Secret', body_en: 'Not yet' });
     const r = await detail(draft.body.data.id, { lang: 'th' });
