@@ -97,6 +97,21 @@ export const NAV: NavEntry[] = [
     group: 'system',
     page: lazy(() => import('./pages/system/AuditPage')),
   },
+  // the help centre (issue 22): support answers chats; admins edit the common questions
+  {
+    path: '/support/inbox',
+    labelKey: 'nav.supportInbox',
+    roles: ['admin', 'support'],
+    group: 'support',
+    page: lazy(() => import('./pages/support/InboxPage')),
+  },
+  {
+    path: '/support/articles',
+    labelKey: 'nav.helpArticles',
+    roles: ADMIN,
+    group: 'support',
+    page: lazy(() => import('./pages/support/ArticlesPage')),
+  },
   // configuration as data (issue 23): one page per area, admins only
   {
     path: '/config/currencies',
@@ -140,20 +155,19 @@ export const NAV: NavEntry[] = [
     group: 'config',
     page: lazy(() => import('./pages/config/PlatformPage')),
   },
-  // the help centre (issue 22): support answers chats; admins edit the common questions
   {
-    path: '/support/inbox',
-    labelKey: 'nav.supportInbox',
-    roles: ['admin', 'support'],
-    group: 'support',
-    page: lazy(() => import('./pages/support/InboxPage')),
+    path: '/config/trust',
+    labelKey: 'nav.configTrust',
+    roles: ADMIN,
+    group: 'config',
+    page: lazy(() => import('./pages/products/TrustProductsPage')),
   },
   {
-    path: '/support/articles',
-    labelKey: 'nav.helpArticles',
+    path: '/config/launchpad',
+    labelKey: 'nav.configLaunchpad',
     roles: ADMIN,
-    group: 'support',
-    page: lazy(() => import('./pages/support/ArticlesPage')),
+    group: 'config',
+    page: lazy(() => import('./pages/products/LaunchpadProjectsPage')),
   },
   {
     path: '/news',
