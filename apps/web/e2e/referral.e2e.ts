@@ -149,8 +149,11 @@ describe('referral, end to end in Chromium at 390 × 844', () => {
       },
       [referrerToken, JSON.stringify(user)] as const,
     );
-    await go('/pages/promotion/index');
+    // Home's share button leads to the promotion page
+    await go('/');
     await page.reload();
+    await page.getByRole('button', { name: en.home.quick.share, exact: true }).click();
+    await page.waitForFunction(() => location.hash === '#/pages/promotion/index');
     await page.getByText(inviteCode, { exact: true }).waitFor();
     const stats = page.getByRole('region', { name: en.promotion.stats });
     // 20 % of the 0.6 USDT fee
@@ -177,5 +180,13 @@ describe('referral, end to end in Chromium at 390 × 844', () => {
       page.getByRole('button', { name: en.promotion.savePoster }).click(),
     ]);
     expect(download.suggestedFilename()).toBe('verdant-invitation.png');
+  });
+
+  it('the side menu’s referral programme entry leads to the same page', async () => {
+    await go('/');
+    await page.getByRole('button', { name: en.menu.title }).click();
+    await page.locator('.v-side-menu').getByText(en.menu.referral, { exact: true }).click();
+    await page.waitForFunction(() => location.hash === '#/pages/promotion/index');
+    await page.getByRole('region', { name: en.promotion.stats }).waitFor();
   });
 });
