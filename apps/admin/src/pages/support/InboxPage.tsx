@@ -232,11 +232,16 @@ export default function InboxPage() {
 
   return (
     <div className="v-inbox">
-      <Card
-        className="v-inbox__list"
-        title={t('nav.supportInbox')}
-        extra={
+      <Card className="v-inbox__list" title={t('nav.supportInbox')}>
+        <div className="v-inbox__filters">
           <Segmented
+            block
+            value={status}
+            onChange={(v) => setStatus(v as (typeof STATUSES)[number])}
+            options={STATUSES.map((s) => ({ value: s, label: t(`support.status.${s}`) }))}
+          />
+          <Segmented
+            block
             size="small"
             value={mine ? 'mine' : 'everyone'}
             onChange={(v) => setMine(v === 'mine')}
@@ -245,14 +250,7 @@ export default function InboxPage() {
               { value: 'mine', label: t('support.mine', { name: session?.operator.username ?? '' }) },
             ]}
           />
-        }
-      >
-        <Segmented
-          block
-          value={status}
-          onChange={(v) => setStatus(v as (typeof STATUSES)[number])}
-          options={STATUSES.map((s) => ({ value: s, label: t(`support.status.${s}`) }))}
-        />
+        </div>
         <List
           loading={list.isPending}
           dataSource={list.data?.items ?? []}
