@@ -106,6 +106,13 @@ export const NAV: NavEntry[] = [
     page: lazy(() => import('./pages/support/InboxPage')),
   },
   {
+    path: '/support/feedback',
+    labelKey: 'nav.supportFeedback',
+    roles: ['admin', 'support'],
+    group: 'support',
+    page: lazy(() => import('./pages/support/FeedbackPage')),
+  },
+  {
     path: '/support/articles',
     labelKey: 'nav.helpArticles',
     roles: ADMIN,
