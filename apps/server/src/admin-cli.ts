@@ -1,7 +1,8 @@
 // Operator accounts from the command line, on the database the server uses (DATA_DIR or
 // DATABASE_URL). With PGlite, stop the server first: the embedded database allows one process.
 //
-//   npm run admin:create -- --username alice --role admin       (or --role reviewer)
+//   npm run admin:create -- --username alice --role admin       (or reviewer, support); the
+//   password is a first one: the console asks for a new one, then TOTP enrolment, at first login
 //   tsx apps/server/src/admin-cli.ts password --username alice   new password; sessions end
 //   tsx apps/server/src/admin-cli.ts disable --username alice    (enable to undo); sessions end
 //   tsx apps/server/src/admin-cli.ts list
@@ -24,7 +25,7 @@ import {
 } from './modules/admin/operators.ts';
 
 const USAGE = `usage:
-  admin-cli create --username NAME --role admin|reviewer
+  admin-cli create --username NAME --role admin|reviewer|support
   admin-cli password --username NAME
   admin-cli disable --username NAME
   admin-cli enable --username NAME

@@ -70,7 +70,18 @@ export function ConsoleLayout() {
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Sider width={232} theme="light" style={{ borderRight: '1px solid #f0f0f0' }}>
+      <Sider
+        width={232}
+        theme="light"
+        // the menu scrolls on its own; the page beside it keeps its place
+        style={{
+          borderRight: '1px solid #f0f0f0',
+          position: 'sticky',
+          top: 0,
+          height: '100vh',
+          overflowY: 'auto',
+        }}
+      >
         <div style={{ padding: '16px 20px', fontWeight: 700, fontSize: 18 }}>{t('shell.brand')}</div>
         <nav aria-label={t('shell.menu')}>
           <Menu

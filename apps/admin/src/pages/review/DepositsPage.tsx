@@ -43,6 +43,7 @@ export default function DepositsPage() {
       {list.error ? <Alert type="error" showIcon title={list.error.message} /> : null}
       <Table<AdminDeposit>
         rowKey="id"
+        scroll={{ x: 'max-content' }}
         loading={list.isFetching}
         dataSource={list.data?.items ?? []}
         pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, onChange: setPage }}

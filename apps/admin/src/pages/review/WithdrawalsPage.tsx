@@ -49,6 +49,7 @@ export default function WithdrawalsPage() {
       {list.error ? <Alert type="error" showIcon title={list.error.message} /> : null}
       <Table<AdminWithdrawal>
         rowKey="id"
+        scroll={{ x: 'max-content' }}
         loading={list.isFetching}
         dataSource={list.data?.items ?? []}
         pagination={{ current: page, pageSize: PAGE_SIZE, total: list.data?.total ?? 0, onChange: setPage }}

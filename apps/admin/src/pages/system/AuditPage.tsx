@@ -23,8 +23,24 @@ interface Filters {
 
 const PAGE_SIZE = 20;
 
-function json(v: unknown): string {
-  return v === null || v === undefined ? '' : JSON.stringify(v);
+const short = (v: unknown) => {
+  const s = v === undefined ? '' : JSON.stringify(v);
+  return s.length > 80 ? `${s.slice(0, 79)}…` : s;
+};
+
+/** What an action changed: the fields whose value differs, each as before → after. */
+export function changes(before: unknown, after: unknown): string[] {
+  const isObj = (v: unknown): v is Record<string, unknown> =>
+    typeof v === 'object' && v !== null && !Array.isArray(v);
+  if (isObj(before) && isObj(after)) {
+    return [...new Set([...Object.keys(before), ...Object.keys(after)])]
+      .filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]))
+      .map((k) => `${k}: ${short(before[k])} → ${short(after[k])}`);
+  }
+  if (before === null && after === null) return [];
+  if (before === null) return [short(after)];
+  if (after === null) return [`${short(before)} → ∅`];
+  return [`${short(before)} → ${short(after)}`];
 }
 
 /** The audit log (admins): who did what to which row, filtered and paged, newest first. */
@@ -93,6 +109,7 @@ export default function AuditPage() {
       {list.error ? <Alert type="error" showIcon title={list.error.message} /> : null}
       <Table<AuditEntry>
         rowKey="id"
+        scroll={{ x: 'max-content' }}
         size="small"
         loading={list.isFetching}
         dataSource={list.data?.items ?? []}
@@ -123,10 +140,10 @@ export default function AuditPage() {
           {
             title: t('audit.change'),
             render: (_, r) => (
-              <Typography.Text style={{ fontSize: 12, wordBreak: 'break-all' }}>
-                {json(r.before)}
-                {r.before !== null && r.after !== null ? ' → ' : ''}
-                {json(r.after)}
+              <Typography.Text style={{ fontSize: 12, wordBreak: 'break-word' }}>
+                {changes(r.before, r.after).map((line) => (
+                  <div key={line}>{line}</div>
+                ))}
               </Typography.Text>
             ),
           },

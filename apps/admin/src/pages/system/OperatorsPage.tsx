@@ -75,6 +75,7 @@ export default function OperatorsPage() {
       {list.error ? <Alert type="error" showIcon title={list.error.message} /> : null}
       <Table<OperatorRow>
         rowKey="id"
+        scroll={{ x: 'max-content' }}
         loading={list.isFetching}
         dataSource={list.data ?? []}
         pagination={false}
