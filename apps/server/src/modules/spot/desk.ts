@@ -1,25 +1,23 @@
-import { type Depth, type OrderSide, SpotEvents } from '@verdant/api';
-import { dec, EventLog, OrderBook, type SweepCost } from '@verdant/engine';
-import type { FastifyBaseLogger } from 'fastify';
-import type { Server } from 'socket.io';
-import type { Db, Queryable } from '../../db/client.ts';
+import { type Depth, SpotEvents } from '@verdant/api';
+import { EventLog, OrderBook } from '@verdant/engine';
+import type { Queryable } from '../../db/client.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { LedgerBatch } from '../../ledger/ledger.ts';
 import { userRoom } from '../../realtime/index.ts';
-import type { Market, MarketService, RecordedTrades } from '../market/service.ts';
+import type { Market, RecordedTrades } from '../market/service.ts';
 import { rebatePostings } from '../referral/index.ts';
-import { amountOf, commonStep, priceOf, qtyOf, toCount } from './grid.ts';
+import { bookOf, depthOf, gridFor, onGrid, regrid } from './book-grid.ts';
+import { type DeskDeps, isTransient } from './desk-deps.ts';
 import {
   newOrder,
   type Order,
   type Outcome,
-  type PlaceInput,
   type PlaceRequest,
   placeOnBook,
   type Request,
   toApi,
 } from './order.ts';
-import { BatchQueue, type InFlight, signal, type Turns } from './pipeline.ts';
+import { BatchQueue, type InFlight, signal } from './pipeline.ts';
 import {
   accountsAtStake,
   emptySettlement,
@@ -30,7 +28,6 @@ import {
   type SettleContext,
   settle,
 } from './settlement.ts';
-import type { OrderStore } from './store.ts';
 import { haltedError, refuseOverLimit } from './validation.ts';
 
 /**
@@ -46,26 +43,6 @@ const STEPPED_BACK = new Error('spot: the batch before failed');
 
 /** The writer token check (migration 0012): another process owns this market now. */
 const FENCED = 'VF001';
-
-/** PostgreSQL's deadlock and serialization failures: the transaction did nothing and may run again. */
-function isTransient(e: unknown): boolean {
-  const code = (e as { code?: unknown } | null)?.code;
-  return code === '40P01' || code === '40001';
-}
-
-/** What every desk shares: the I/O around the books, and the service's state. */
-export interface DeskDeps {
-  db: Db;
-  store: OrderStore;
-  market: MarketService;
-  io: Server;
-  log: FastifyBaseLogger;
-  turns: Turns;
-  /** Which desk each resting order is on (cancel finds its desk). */
-  where: Map<number, Desk>;
-  /** The service is stopping: no more reloads. */
-  closed(): boolean;
-}
 
 /**
  * One market's single writer: its in-memory book and resting orders, and the batches that
@@ -103,18 +80,11 @@ export class Desk {
   private fencedOut = false;
   private reloadTimer: NodeJS.Timeout | null = null;
   private readonly queue: BatchQueue<Request>;
-  /**
-   * The market as an operator last configured it, not yet taken by the book: taken between two
-   * batches (or by the next restore), never while a batch computes (see `reconfigure`).
-   */
+  /** The market as an operator last configured it, until the book takes it (`reconfigure`). */
   private pending: Market | null = null;
 
   constructor(
-    /**
-     * The market on the book's grid: the configured tick and lot, or a finer step when orders
-     * resting from before an operator's change need it (docs/decisions.md, "Configuration as
-     * data"). Fees and limits are the configured ones.
-     */
+    /** The market on the book's grid (book-grid.ts): the configured one, or a finer step. */
     public market: Market,
     /** Decimals of the base and quote currencies: fees truncate to them. */
     private readonly decimals: { base: number; quote: number },
@@ -140,24 +110,12 @@ export class Desk {
     const configured = this.pending ?? this.market;
     const orders = await this.deps.store.openOrders(q, configured);
     const grid = gridFor(configured, orders);
-    this.log.take();
-    const book = new OrderBook(this.log);
+    const { book } = bookOf(this.log, orders, grid);
     const open = new Map<number, Order>();
-    let maxSeq = 0;
     for (const o of orders) {
       o.market = grid;
-      const ticks = toCount(o.price!, grid.tickSize)!;
-      const remaining = toCount(dec(o.qty!).minus(o.filledQty).toFixed(), grid.lotSize);
-      const err =
-        remaining === null
-          ? 'bad remaining'
-          : book.restore({ id: o.id, owner: o.userId, side: o.side, price: ticks, remaining, seq: o.seq });
-      if (err) throw new Error(`spot: cannot restore order ${o.id} of ${this.market.symbol}: ${err}`);
       open.set(o.id, o);
-      maxSeq = Math.max(maxSeq, o.seq);
     }
-    book.advanceSeq(maxSeq);
-    this.log.take();
     for (const id of this.open.keys()) this.deps.where.delete(id);
     this.open.clear();
     this.openBy.clear();
@@ -180,63 +138,15 @@ export class Desk {
   /** The pending configuration, when no batch computes (the caller makes sure of it). */
   private takePending(): void {
     const m = this.pending;
-    if (!m) return;
     this.pending = null;
-    const orders = [...this.open.values()].sort((a, b) => a.seq - b.seq);
-    const grid = gridFor(m, orders);
-    if (this.halted || !this.owned || orders.length === 0) {
-      // nothing rests here (or a reload reads the book anew): only the grid and fees change
-      this.market = grid;
-      if (this.halted) this.pending = m;
-      return;
-    }
-    this.log.take();
-    const book = new OrderBook(this.log);
-    for (const o of orders) {
-      const err = book.restore({
-        id: o.id,
-        owner: o.userId,
-        side: o.side,
-        price: toCount(o.price!, grid.tickSize)!,
-        remaining: toCount(dec(o.qty!).minus(o.filledQty).toFixed(), grid.lotSize) ?? 0,
-        seq: o.seq,
-      });
-      // the old book stays: memory keeps matching the database, the new values wait for a restore
-      if (err) {
-        this.deps.log.error({ market: m.symbol, order: o.id, err }, 'spot: new grid refused, kept the old');
-        this.pending = m;
-        this.log.take();
-        return;
-      }
-      o.market = grid;
-    }
-    book.advanceSeq(this.book.lastSeq);
-    this.log.take();
-    this.book = book;
-    this.market = grid;
-  }
-
-  /**
-   * A request's engine units on this book's grid (it was checked against the configured grid,
-   * which is this one or a multiple of it); null when it is not on it (checked against values
-   * this book has not taken yet): the order is refused, nothing else changes.
-   */
-  private onGrid(p: PlaceInput): PlaceInput | null {
-    const g = this.market;
-    const ticks = p.price === null ? 0 : toCount(p.price, g.tickSize);
-    const lots = p.qty === null ? 0 : toCount(p.qty, g.lotSize);
-    const units = p.amount === null ? 0 : toCount(p.amount, amountOf(g, 1).toFixed());
-    if (ticks === null || lots === null || units === null) return null;
-    return { ...p, market: g, ticks, lots, units };
-  }
-
-  /** What a market order of `lots` of the configured market `m` would trade now, in m's quote units. */
-  sweepCost(m: Market, side: OrderSide, lots: number, owner: number): SweepCost {
-    const mine = toCount(qtyOf(m, lots).toFixed(), this.market.lotSize);
-    if (mine === null) return { qty: 0, amount: 0n };
-    const cost = this.book.sweepCost(side, mine, owner);
-    const value = amountOf(this.market, cost.amount).div(amountOf(m, 1)).ceil();
-    return { qty: cost.qty, amount: BigInt(value.toFixed()) };
+    const next = m && regrid(m, [...this.open.values()], this.log, this.book, this.halted || !this.owned);
+    if (next instanceof Error)
+      this.deps.log.error({ err: next, market: m!.symbol }, 'spot: new grid refused');
+    // a halted book, or one a new grid refused, takes the values at its next restore
+    if (m && (this.halted || next instanceof Error)) this.pending = m;
+    if (!next || next instanceof Error) return;
+    this.market = next.market;
+    this.book = next.book ?? this.book;
   }
 
   private rest(o: Order): void {
@@ -426,16 +336,9 @@ export class Desk {
     this.takePending();
     m = this.market;
     for (const req of places) {
-      const input = this.onGrid(req.input);
-      if (input) req.input = input;
-      else
-        outcome.set(req, {
-          err: invalid(
-            req.input.price !== null && req.input.type === 'limit' ? 'spot.priceOffGrid' : 'spot.qtyOffGrid',
-            req.input.type === 'limit' ? 'price' : 'qty',
-            { step: req.input.type === 'limit' ? m.tickSize : m.lotSize },
-          ),
-        });
+      const input = onGrid(req.input, m);
+      if (input instanceof Error) outcome.set(req, { err: input });
+      else req.input = input;
     }
     const orderOf = new Map<Request, Order>();
     const freezes: { order: Order; posting: NonNullable<ReturnType<typeof freezePosting>> }[] = [];
@@ -590,22 +493,6 @@ export class Desk {
 
   depth(levels: number): Depth {
     // A halted book may show orders the database does not have; a book owned elsewhere is not this one.
-    if (this.halted || !this.owned) return { bids: [], asks: [] };
-    const d = this.book.depth(levels);
-    const conv = (l: { price: number; qty: number }) => ({
-      price: priceOf(this.market, l.price).toFixed(),
-      qty: qtyOf(this.market, l.qty).toFixed(),
-    });
-    return { bids: d.bids.map(conv), asks: d.asks.map(conv) };
+    return this.halted || !this.owned ? { bids: [], asks: [] } : depthOf(this.book, this.market, levels);
   }
-}
-
-/**
- * The book's grid: the configured tick and lot when every resting order is on them, else the
- * largest finer step that holds both (orders placed before an operator's change keep their price).
- */
-function gridFor(m: Market, orders: readonly Order[]): Market {
-  const tickSize = commonStep([m.tickSize, ...orders.map((o) => o.price!)]);
-  const lotSize = commonStep([m.lotSize, ...orders.map((o) => dec(o.qty!).minus(o.filledQty).toFixed())]);
-  return tickSize === m.tickSize && lotSize === m.lotSize ? m : { ...m, tickSize, lotSize };
 }

@@ -14,6 +14,7 @@ import { parsePaging } from '../../db/paging.ts';
 import { AppError } from '../../http/errors.ts';
 import { currenciesById } from '../../ledger/currencies.ts';
 import type { Market, MarketService } from '../market/service.ts';
+import { sweepCostOn } from './book-grid.ts';
 import { Desk } from './desk.ts';
 import { type PlaceInput, toApi } from './order.ts';
 import { Turns } from './pipeline.ts';
@@ -92,7 +93,7 @@ export function createSpotService(
         : () => null;
     return checkPlace(userId, kind, body, m, {
       index,
-      sweepCost: (side, lots, owner) => d.sweepCost(m, side, lots, owner),
+      sweepCost: (side, lots, owner) => sweepCostOn(d.book, d.market, m, side, lots, owner),
     });
   }
 
