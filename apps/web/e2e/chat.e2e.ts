@@ -113,14 +113,14 @@ describe('live chat with support, end to end in Chromium at 390 × 844', () => {
     const input = page.getByRole('textbox', { name: en.help.messagePlaceholder });
     await input.fill('Where is my deposit?');
     await page.getByRole('button', { name: en.help.send, exact: true }).click();
-    const mine = page.locator('.v-chat__row--mine').filter({ hasText: 'Where is my deposit?' });
+    const mine = page.locator('.v-help-chat__row--mine').filter({ hasText: 'Where is my deposit?' });
     await mine.getByText(en.help.state.sent).waitFor();
-    await page.locator('.v-chat__bar input[type=file]').setInputFiles({
+    await page.locator('.v-help-chat__bar input[type=file]').setInputFiles({
       name: 'voucher.png',
       mimeType: 'image/png',
       buffer: PNG,
     });
-    await page.locator('.v-chat__row--mine img').waitFor();
+    await page.locator('.v-help-chat__row--mine img').waitFor();
     // support sees both, unread
     const list = await eventually(async () => {
       const l = await expectOk(api<Conversations>('admin/support/conversations', {}, opToken, 'GET'));
@@ -140,11 +140,11 @@ describe('live chat with support, end to end in Chromium at 390 × 844', () => {
         opToken,
       ),
     );
-    const theirs = page.locator('.v-chat__row:not(.v-chat__row--mine)').filter({
+    const theirs = page.locator('.v-help-chat__row:not(.v-help-chat__row--mine)').filter({
       hasText: 'We found it, it is credited now.',
     });
     await theirs.waitFor();
-    await expect.poll(() => page.locator('.v-chat__row--mine').getByText(en.help.state.read).count()).toBe(2);
+    await expect.poll(() => page.locator('.v-help-chat__row--mine').getByText(en.help.state.read).count()).toBe(2);
     // the user's screen marked the reply read: support's view agrees, and nothing is unread for the user
     const unread = await expectOk(api<{ unread: number }>('support/unread', {}, userToken, 'GET'));
     expect(unread.unread).toBe(0);

@@ -21,12 +21,12 @@ function Picture({ name, localUrl }: { name?: string | null; localUrl?: string }
   const { t } = useTranslation();
   const stored = usePrivateImage(localUrl ? null : name);
   const url = localUrl ?? stored.url;
-  if (stored.failed) return <span className="v-chat__picture-failed">{t('errors.previewFailed')}</span>;
-  if (!url) return <span className="v-chat__picture-loading" aria-busy="true" />;
+  if (stored.failed) return <span className="v-help-chat__picture-failed">{t('errors.previewFailed')}</span>;
+  if (!url) return <span className="v-help-chat__picture-loading" aria-busy="true" />;
   return (
     <Link
       to={href('previewImage', { src: url })}
-      className="v-chat__image"
+      className="v-help-chat__image"
       aria-label={t('help.openPicture')}
     >
       <img src={url} alt={t('help.picture')} />
@@ -59,17 +59,17 @@ export function ChatBubble({
       : null;
 
   return (
-    <div className={mine ? 'v-chat__row v-chat__row--mine' : 'v-chat__row'}>
-      {!mine && <span className="v-chat__who">{t('help.support')}</span>}
-      <div className="v-chat__bubble">
+    <div className={mine ? 'v-help-chat__row v-help-chat__row--mine' : 'v-help-chat__row'}>
+      {!mine && <span className="v-help-chat__who">{t('help.support')}</span>}
+      <div className="v-help-chat__bubble">
         {hasPicture && <Picture name={message?.picture ?? pending?.picture} localUrl={pending?.localUrl} />}
-        {text && <p className="v-chat__text">{text}</p>}
+        {text && <p className="v-help-chat__text">{text}</p>}
       </div>
-      <span className="v-chat__meta">
+      <span className="v-help-chat__meta">
         {message && <time dateTime={message.created_at}>{formatTime(message.created_at)}</time>}
-        {state && <span className={`v-chat__state v-chat__state--${state}`}>{t(`help.state.${state}`)}</span>}
+        {state && <span className={`v-help-chat__state v-help-chat__state--${state}`}>{t(`help.state.${state}`)}</span>}
         {state === 'failed' && onRetry && (
-          <button type="button" className="v-chat__retry" onClick={onRetry}>
+          <button type="button" className="v-help-chat__retry" onClick={onRetry}>
             {t('common.retry')}
           </button>
         )}

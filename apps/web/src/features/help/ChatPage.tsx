@@ -132,15 +132,15 @@ export default function ChatPage() {
   }
 
   return (
-    <div className="v-chat">
-      <div className="v-chat__log" role="log" aria-live="polite" aria-label={t('titles.chat')}>
+    <div className="v-help-chat">
+      <div className="v-help-chat__log" role="log" aria-live="polite" aria-label={t('titles.chat')}>
         {history.data === undefined ? (
           <QueryFallback query={history} />
         ) : (
           <>
             {history.hasNextPage ? (
               <Button
-                className="v-chat__older"
+                className="v-help-chat__older"
                 size="small"
                 fill="none"
                 loading={history.isFetchingNextPage}
@@ -149,7 +149,7 @@ export default function ChatPage() {
                 {t('help.older')}
               </Button>
             ) : (
-              <p className="v-chat__hint">{t('help.chatHint')}</p>
+              <p className="v-help-chat__hint">{t('help.chatHint')}</p>
             )}
             {messages.map((m) => (
               <ChatBubble key={m.id} message={m} />
@@ -157,13 +157,13 @@ export default function ChatPage() {
             {pending.map((p) => (
               <ChatBubble key={p.clientId} pending={p} onRetry={() => void deliver(p)} />
             ))}
-            {supportTyping && <p className="v-chat__typing">{t('help.typing')}</p>}
+            {supportTyping && <p className="v-help-chat__typing">{t('help.typing')}</p>}
           </>
         )}
         <div ref={end} />
       </div>
       <form
-        className="v-chat__bar"
+        className="v-help-chat__bar"
         onSubmit={(e) => {
           e.preventDefault();
           sendText();
@@ -181,14 +181,14 @@ export default function ChatPage() {
         />
         <button
           type="button"
-          className="v-chat__picture"
+          className="v-help-chat__picture"
           aria-label={t('help.sendPicture')}
           onClick={() => fileInput.current?.click()}
         >
           <PictureOutline aria-hidden />
         </button>
         <TextArea
-          className="v-chat__input"
+          className="v-help-chat__input"
           value={text}
           onChange={typing}
           placeholder={t('help.messagePlaceholder')}
