@@ -144,7 +144,9 @@ describe('live chat with support, end to end in Chromium at 390 × 844', () => {
       hasText: 'We found it, it is credited now.',
     });
     await theirs.waitFor();
-    await expect.poll(() => page.locator('.v-help-chat__row--mine').getByText(en.help.state.read).count()).toBe(2);
+    await expect
+      .poll(() => page.locator('.v-help-chat__row--mine').getByText(en.help.state.read).count())
+      .toBe(2);
     // the user's screen marked the reply read: support's view agrees, and nothing is unread for the user
     const unread = await expectOk(api<{ unread: number }>('support/unread', {}, userToken, 'GET'));
     expect(unread.unread).toBe(0);

@@ -67,7 +67,11 @@ export function ChatBubble({
       </div>
       <span className="v-help-chat__meta">
         {message && <time dateTime={message.created_at}>{formatTime(message.created_at)}</time>}
-        {state && <span className={`v-help-chat__state v-help-chat__state--${state}`}>{t(`help.state.${state}`)}</span>}
+        {state && (
+          <span className={`v-help-chat__state v-help-chat__state--${state}`}>
+            {t(`help.state.${state}`)}
+          </span>
+        )}
         {state === 'failed' && onRetry && (
           <button type="button" className="v-help-chat__retry" onClick={onRetry}>
             {t('common.retry')}
