@@ -118,6 +118,21 @@ describe('admin/config/option_seconds', () => {
     expect(await h5Seconds()).toEqual(before);
   });
 
+  it('25 saves at once of one delivery time: each audit entry starts where the one before ended', async () => {
+    const ratios = Array.from({ length: 25 }, (_, i) => `0.${(60 + i).toString()}`);
+    const answers = await Promise.all(ratios.map((r) => save(form({ seconds: '300', profit_ratio: r }))));
+    expect(answers.every((a) => a.body.type === 'ok')).toBe(true);
+    const trail = (await auditRows(h, 'option_seconds', 'btcusdt:300')).slice(-25);
+    expect(trail).toHaveLength(25);
+    for (let i = 1; i < trail.length; i++)
+      expect(trail[i]!.before?.profit_ratio).toBe(trail[i - 1]!.after?.profit_ratio);
+    const last = trail[trail.length - 1]!.after?.profit_ratio;
+    expect((await h5Seconds()).find((s) => s.seconds === 300)?.profit_ratio).toBe(last);
+    expect(new Set(trail.map((r) => r.after?.profit_ratio))).toEqual(
+      new Set(ratios.map((r) => r.replace(/0+$/, ''))),
+    );
+  });
+
   it('is for admins: a user token is answered 999, a reviewer 403, and nothing is written', async () => {
     const user = await registerByEmail(h);
     const asUser = await save(form({ profit_ratio: '3' }), user.token);
