@@ -135,12 +135,16 @@ describe('the operator console, end to end in Chromium at 1280 × 800', () => {
   });
 
   it('passes the identity verification from its queue; the menu counts it', async () => {
-    await page.getByRole('menuitem', { name: /Identity verification/ }).click();
+    const kycMenu = page.getByRole('menuitem', { name: /Identity verification/ });
+    await kycMenu.locator('.ant-badge').filter({ hasText: '1' }).waitFor();
+    await kycMenu.click();
     await row('Somchai Jaidee').waitFor();
     await shot('03-kyc');
     await row('Somchai Jaidee').getByRole('button', { name: 'Pass' }).click();
     await page.locator('.ant-popconfirm').getByRole('button', { name: 'Pass' }).click();
     await row('Somchai Jaidee').waitFor({ state: 'detached' });
+    // the count is read again after the decision: nothing waits any more
+    await kycMenu.locator('.ant-badge').waitFor({ state: 'detached' });
     const center = await expectOk(api<{ verification: string }>('user/center', {}, userToken, 'GET'));
     expect(JSON.stringify(center)).toMatch(/verified/);
   });
@@ -240,5 +244,23 @@ describe('the operator console, end to end in Chromium at 1280 × 800', () => {
     await page.getByRole('menuitem', { name: /Operators/ }).click();
     await row(OPERATOR.username).waitFor();
     await shot('07-operators');
+
+    // the language switch: the console and the server's messages in Thai, kept for the next visit
+    await page.getByLabel('Language').click();
+    await page.getByTitle('ไทย').click();
+    await page.getByRole('menuitem', { name: /การยืนยันตัวตน/ }).click();
+    await page.getByRole('heading', { name: 'การยืนยันตัวตน' }).waitFor();
+    await shot('08-kyc-thai');
+    await page.reload();
+    await page.getByRole('button', { name: 'ออกจากระบบ' }).waitFor();
+  });
+
+  it('a session ended elsewhere sends the operator to login, keeping the page to return to', async () => {
+    const stored = await page.evaluate(() => localStorage.getItem('verdant-admin-session'));
+    const { token } = JSON.parse(stored ?? '{}') as { token: string };
+    await expectOk(api('admin/logout', {}, token));
+    await page.getByRole('menuitem', { name: /ผู้ปฏิบัติงาน/ }).click();
+    await page.waitForFunction(() => location.hash === '#/login?next=%2Foperators');
+    await page.getByRole('button', { name: 'เข้าสู่ระบบ' }).waitFor();
   });
 });
