@@ -140,7 +140,8 @@ export default async function adminRoutes(fastify: FastifyInstance) {
     preHandler: operator,
     schema: {
       tags,
-      summary: "Approve a pending deposit: the user's spot account is credited (the declared amount, or `amount`)",
+      summary:
+        "Approve a pending deposit: the user's spot account is credited (the declared amount, or `amount`)",
       security: secured,
       body: AdminApproveDepositBody,
       response: { 200: Ok(AdminDeposit) },
