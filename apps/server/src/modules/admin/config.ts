@@ -76,6 +76,9 @@ export class ConfigFields {
   }
 }
 
+/** Namespace of the configuration changes' advisory locks, per schema (tests share a server). */
+const CONFIG_LOCK = "hashtext('verdant.config:' || coalesce(current_schema(), ''))";
+
 /** Operators who may change configuration: admins only. */
 export const CONFIG_ROLES = ['admin'] as const;
 
@@ -95,6 +98,11 @@ export interface ConfigChange<T> {
 /** The change with its audit entry (before and after) in one transaction; answers the row after. */
 export async function auditedChange<T>(db: Db, c: ConfigChange<T>): Promise<T> {
   return db.tx(async (q) => {
+    // One change of a target at a time, from its first save on: a row not written yet (the
+    // maker's settings, a new delivery time) has nothing FOR UPDATE could lock.
+    await q.query(`SELECT pg_advisory_xact_lock(${CONFIG_LOCK}, hashtext($1))`, [
+      `${c.targetType}:${c.targetId}`,
+    ]);
     const before = await c.read(q);
     await c.write(q, before);
     const after = await c.read(q);

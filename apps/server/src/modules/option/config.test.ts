@@ -133,6 +133,17 @@ describe('admin/config/option_seconds', () => {
     );
   });
 
+  it('25 adds at once of one new delivery time: one is the add (before: none), the others change it in turn', async () => {
+    const ratios = Array.from({ length: 25 }, (_, i) => `0.${(30 + i).toString()}`);
+    const answers = await Promise.all(ratios.map((r) => save(form({ seconds: '900', profit_ratio: r }))));
+    expect(answers.every((a) => a.body.type === 'ok')).toBe(true);
+    const trail = await auditRows(h, 'option_seconds', 'btcusdt:900');
+    expect(trail).toHaveLength(25);
+    expect(trail.filter((r) => r.before === null)).toHaveLength(1);
+    for (let i = 1; i < trail.length; i++)
+      expect(trail[i]!.before?.profit_ratio).toBe(trail[i - 1]!.after?.profit_ratio);
+  });
+
   it('is for admins: a user token is answered 999, a reviewer 403, and nothing is written', async () => {
     const user = await registerByEmail(h);
     const asUser = await save(form({ profit_ratio: '3' }), user.token);
