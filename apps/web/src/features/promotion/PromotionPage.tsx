@@ -40,14 +40,16 @@ function CopyRow({ label, value, mono }: { label: string; value: string; mono?: 
   const { t } = useTranslation();
   const copy = useCopy();
   return (
-    <div className="v-promo-copy">
-      <span className="v-promo-copy__label">{label}</span>
-      <span className={mono ? 'v-promo-copy__value v-promo-copy__value--mono' : 'v-promo-copy__value'}>
+    <div className="v-promotion-copy">
+      <span className="v-promotion-copy__label">{label}</span>
+      <span
+        className={mono ? 'v-promotion-copy__value v-promotion-copy__value--mono' : 'v-promotion-copy__value'}
+      >
         {value}
       </span>
       <button
         type="button"
-        className="v-promo-copy__button"
+        className="v-promotion-copy__button"
         aria-label={`${t('promotion.copy')} ${label}`}
         onClick={() => void copy(value)}
       >
@@ -90,21 +92,21 @@ function PosterSheet({ open, onClose }: { open: boolean; onClose: () => void }) 
   };
 
   return (
-    <Popup visible={open} onMaskClick={onClose} onClose={onClose} bodyClassName="v-promo-poster">
-      <h2 className="v-promo-poster__title">{t('promotion.poster')}</h2>
+    <Popup visible={open} onMaskClick={onClose} onClose={onClose} bodyClassName="v-promotion-poster">
+      <h2 className="v-promotion-poster__title">{t('promotion.poster')}</h2>
       {state.failed ? (
-        <div className="v-promo-poster__failed" role="alert">
+        <div className="v-promotion-poster__failed" role="alert">
           <span>{t('promotion.posterFailed')}</span>
           <Button size="small" onClick={() => void poster.refetch()}>
             {t('common.retry')}
           </Button>
         </div>
       ) : state.url ? (
-        <img className="v-promo-poster__img" src={state.url} alt={t('promotion.posterAlt')} />
+        <img className="v-promotion-poster__img" src={state.url} alt={t('promotion.posterAlt')} />
       ) : (
         <PageLoading />
       )}
-      <div className="v-promo-poster__actions">
+      <div className="v-promotion-poster__actions">
         <Button block color="primary" disabled={!state.url} loading={saving} onClick={() => void save()}>
           {t('promotion.savePoster')}
         </Button>
@@ -146,10 +148,10 @@ function Summary({ invite }: { invite: ReferralInvite }) {
 
   return (
     <>
-      <section className="v-card v-promo-summary" aria-label={t('promotion.myCode')}>
+      <section className="v-card v-promotion-summary" aria-label={t('promotion.myCode')}>
         <CopyRow label={t('promotion.myCode')} value={invite.invite_code} mono />
         <CopyRow label={t('promotion.link')} value={link} />
-        <div className="v-promo-summary__actions">
+        <div className="v-promotion-summary__actions">
           <Button size="small" color="primary" onClick={() => void onShare()}>
             {t('promotion.share')}
           </Button>
@@ -158,7 +160,7 @@ function Summary({ invite }: { invite: ReferralInvite }) {
           </Button>
         </div>
       </section>
-      <section className="v-card-report v-promo-stats" aria-label={t('promotion.stats')}>
+      <section className="v-card-report v-promotion-stats" aria-label={t('promotion.stats')}>
         {stat(t('promotion.promoted'), String(invite.promoted_count))}
         {stat(t('promotion.totalEarnings'), `${formatAmount(invite.total_earnings, USDT_PLACES)} USDT`)}
         {stat(t('promotion.pendingPayout'), `${formatAmount(invite.pending_payout, USDT_PLACES)} USDT`)}
@@ -180,14 +182,14 @@ function Ranking() {
   return (
     <QueryView query={q} isEmpty={(d) => d.list.length === 0} emptyText={t('promotion.noRanking')}>
       {(d) => (
-        <ol className="v-promo-list" aria-label={t('promotion.ranking')}>
+        <ol className="v-promotion-list" aria-label={t('promotion.ranking')}>
           {d.list.map((r) => (
-            <li key={r.rank} className="v-promo-row">
-              <span className={r.rank <= 3 ? 'v-promo-rank v-promo-rank--top' : 'v-promo-rank'}>
+            <li key={r.rank} className="v-promotion-row">
+              <span className={r.rank <= 3 ? 'v-promotion-rank v-promotion-rank--top' : 'v-promotion-rank'}>
                 {r.rank}
               </span>
-              <span className="v-promo-row__main">{r.account}</span>
-              <span className="v-promo-row__amount">{formatAmount(r.rebate, USDT_PLACES)} USDT</span>
+              <span className="v-promotion-row__main">{r.account}</span>
+              <span className="v-promotion-row__amount">{formatAmount(r.rebate, USDT_PLACES)} USDT</span>
             </li>
           ))}
         </ol>
@@ -199,14 +201,14 @@ function Ranking() {
 function RefereeRow({ r }: { r: ReferralReferee }) {
   const { t } = useTranslation();
   return (
-    <li className="v-promo-row">
-      <span className="v-promo-row__main">
+    <li className="v-promotion-row">
+      <span className="v-promotion-row__main">
         {r.account}
         <small>
           {formatTime(r.registered_at)} · {r.verified ? t('promotion.verified') : t('promotion.notVerified')}
         </small>
       </span>
-      <span className="v-promo-row__amount">{formatAmount(r.rebate, USDT_PLACES)} USDT</span>
+      <span className="v-promotion-row__amount">{formatAmount(r.rebate, USDT_PLACES)} USDT</span>
     </li>
   );
 }
@@ -217,7 +219,7 @@ function Referees() {
   return (
     <QueryView query={q} isEmpty={(d) => d.list.length === 0} emptyText={t('promotion.noReferees')}>
       {(d) => (
-        <ul className="v-promo-list" aria-label={t('promotion.referees')}>
+        <ul className="v-promotion-list" aria-label={t('promotion.referees')}>
           {d.list.map((r) => (
             <RefereeRow key={`${r.account}-${r.registered_at}`} r={r} />
           ))}
@@ -230,15 +232,15 @@ function Referees() {
 function RebateRow({ r }: { r: ReferralRebate }) {
   const { t } = useTranslation();
   return (
-    <li className="v-promo-row">
-      <span className="v-promo-row__main">
+    <li className="v-promotion-row">
+      <span className="v-promotion-row__main">
         {t(`promotion.kind.${r.kind}`)} · {r.referee}
         <small>
           {formatTime(r.created_at)} ·{' '}
           {t('promotion.feeAt', { fee: r.fee, currency: r.currency, rate: percent(r.rate) })}
         </small>
       </span>
-      <span className="v-promo-row__amount v-promo-row__amount--up">
+      <span className="v-promotion-row__amount v-promotion-row__amount--up">
         +{r.amount} {r.currency}
       </span>
     </li>
@@ -251,7 +253,7 @@ function Rebates() {
   return (
     <QueryView query={q} isEmpty={(d) => d.list.length === 0} emptyText={t('promotion.noRebates')}>
       {(d) => (
-        <ul className="v-promo-list" aria-label={t('promotion.rebates')}>
+        <ul className="v-promotion-list" aria-label={t('promotion.rebates')}>
           {d.list.map((r) => (
             <RebateRow key={r.id} r={r} />
           ))}
@@ -276,13 +278,13 @@ export default function PromotionPage() {
         ])
       }
     >
-      <div className="v-card-page v-promo">
+      <div className="v-card-page v-promotion">
         {invite.data === undefined ? (
           <QueryFallback query={invite} rows={3} />
         ) : (
           <Summary invite={invite.data} />
         )}
-        <Tabs activeKey={tab} onChange={setTab} className="v-promo-tabs">
+        <Tabs activeKey={tab} onChange={setTab} className="v-promotion-tabs">
           <Tabs.Tab key="ranking" title={t('promotion.ranking')}>
             <Ranking />
           </Tabs.Tab>
