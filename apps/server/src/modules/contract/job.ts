@@ -12,8 +12,8 @@ import type { Server } from 'socket.io';
 import type { Db, Queryable } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
 import type { Market, MarketService } from '../market/service.ts';
-import { postCharging } from '../referral/index.ts';
 import { writeMessage } from '../news/service.ts';
+import { postCharging } from '../referral/index.ts';
 import { closeSettlement, fillPosting, triggersOf } from './settlement.ts';
 import {
   addEvent,

@@ -3,8 +3,8 @@ import type { Db } from '../../db/client.ts';
 import { currenciesById } from '../../ledger/currencies.ts';
 import { type Posting, postMany } from '../../ledger/ledger.ts';
 import { latestTickTimes, type SpanTick, ticksThrough } from '../market/service.ts';
-import { feeCharges, rebatePostings } from '../referral/index.ts';
 import { writeMessages } from '../news/service.ts';
+import { feeCharges, rebatePostings } from '../referral/index.ts';
 
 /** Orders settled per transaction: big enough for the bench's 10,000 in a handful, small enough to keep locks short. */
 export const SETTLE_BATCH = 5000;
