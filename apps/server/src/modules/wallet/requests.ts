@@ -55,7 +55,12 @@ export async function moneyRequestPage(
 
 /** Per currency: the requests pending, and those approved since `since` (the operators' dashboard). */
 export async function moneyRequestTotals(q: Queryable, kind: MoneyRequestKind, since: Date) {
-  const rows = await q.query<{ bucket: 'pending' | 'approved'; currency_id: number; count: number; amount: string }>(
+  const rows = await q.query<{
+    bucket: 'pending' | 'approved';
+    currency_id: number;
+    count: number;
+    amount: string;
+  }>(
     `SELECT CASE WHEN t.status = 'pending' THEN 'pending' ELSE 'approved' END AS bucket, t.currency_id,
             count(*)::int AS count, trim_scale(sum(t.amount))::text AS amount
        FROM ${TABLE[kind]} t

@@ -13,6 +13,7 @@ import { makeTransfers } from './transfers.ts';
 import { makeWithdrawAddresses } from './withdraw-addresses.ts';
 import { makeWithdrawals } from './withdrawals.ts';
 
+export { type UsdtPrices, usdtPrices } from './prices.ts';
 // What other modules may use of the wallet: the operators' review of deposits and withdrawals.
 export {
   demoFundsOf,
@@ -31,7 +32,6 @@ export {
   type WithdrawalRow,
 } from './review.ts';
 export { parseBankDetails };
-export { type UsdtPrices, usdtPrices } from './prices.ts';
 
 /**
  * The user's wallet, one part per sub-domain: balances and flows, transfers, deposits,
