@@ -5,6 +5,7 @@
 //   password is a first one: the console asks for a new one, then TOTP enrolment, at first login
 //   tsx apps/server/src/admin-cli.ts password --username alice   new password; sessions end
 //   tsx apps/server/src/admin-cli.ts disable --username alice    (enable to undo); sessions end
+//   tsx apps/server/src/admin-cli.ts totp-reset --username alice  lost authenticator; sessions end
 //   tsx apps/server/src/admin-cli.ts list
 //
 // The password comes from the environment variable ADMIN_PASSWORD, or is asked for (twice,
@@ -16,6 +17,7 @@ import { openDb } from './db/client.ts';
 import { migrate } from './db/migrate.ts';
 import { AppError } from './http/errors.ts';
 import { t } from './i18n/index.ts';
+import { resetOperatorTotp } from './modules/admin/manage.ts';
 import {
   createOperator,
   listOperators,
@@ -29,6 +31,7 @@ const USAGE = `usage:
   admin-cli password --username NAME
   admin-cli disable --username NAME
   admin-cli enable --username NAME
+  admin-cli totp-reset --username NAME   (two-factor set up again at the next login; sessions end)
   admin-cli list
 The password is read from ADMIN_PASSWORD, or asked for when interactive, or read from stdin.`;
 
@@ -106,7 +109,11 @@ export async function main(argv: string[]): Promise<number> {
     options: { username: { type: 'string' }, role: { type: 'string' }, help: { type: 'boolean' } },
   });
   const [command] = positionals;
-  if (values.help || !command || !['create', 'password', 'disable', 'enable', 'list'].includes(command)) {
+  if (
+    values.help ||
+    !command ||
+    !['create', 'password', 'disable', 'enable', 'totp-reset', 'list'].includes(command)
+  ) {
     console.log(USAGE);
     return values.help ? 0 : 2;
   }
@@ -141,6 +148,14 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'create') {
       const op = await createOperator(db, { username: values.username, role: values.role, password });
       console.log(`created operator ${op.username} (${op.role}), id ${op.id}, in ${where}`);
+    } else if (command === 'totp-reset') {
+      const name = (values.username ?? '').trim().toLowerCase();
+      const found = (await listOperators(db)).find((o) => o.username === name);
+      if (!found) throw new AppError('NOT_FOUND', 'admin.operatorNotFound', {}, 'username');
+      await resetOperatorTotp(db, null, null, { id: String(found.id) });
+      console.log(
+        `two-factor authentication reset for operator ${found.username}; their sessions ended (${where})`,
+      );
     } else if (command === 'password') {
       const op = await setOperatorPassword(db, values.username, password);
       console.log(`new password set for operator ${op.username}; their sessions ended (${where})`);

@@ -90,10 +90,11 @@ export async function resetOperatorPassword(
   });
 }
 
+/** `by` null: from the command line (an admin who lost their authenticator, with no other admin). */
 export async function resetOperatorTotp(
   db: Db,
-  by: OperatorSession,
-  ip: string,
+  by: Pick<OperatorSession, 'id'> | null,
+  ip: string | null,
   body: { id?: string | undefined },
 ): Promise<OperatorRow> {
   const id = parseOperatorId(body.id);
@@ -107,7 +108,7 @@ export async function resetOperatorTotp(
     await endSessions(q, id);
     const after = await one(q, id);
     await writeAudit(q, {
-      operatorId: by.id,
+      operatorId: by?.id ?? null,
       action: 'operator.reset_totp',
       targetType: 'operator',
       targetId: id,

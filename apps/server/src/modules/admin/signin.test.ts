@@ -3,6 +3,7 @@
 import * as OTPAuth from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Harness, startHarness } from '../../test/harness.ts';
+import { resetOperatorTotp } from './manage.ts';
 import { createOperator } from './operators.ts';
 import { currentCode } from './signin.ts';
 import {
@@ -274,5 +275,14 @@ describe('an admin manages operators', () => {
     expect(mine.map((r) => r.action)).toEqual(['operator.reset_password', 'operator.reset_totp']);
     const unknown = await post('admin/operators/reset_totp', admin.token, { id: '99999' });
     expect(unknown.body).toMatchObject({ type: 'error', code: 1404 });
+  });
+
+  it('the command line resets the TOTP of an admin with no other admin to do it (audited, no operator)', async () => {
+    const lone = await operatorLogin(h, 'admin');
+    await resetOperatorTotp(h.app.ctx.db, null, null, { id: String(lone.id) });
+    expect((await me(lone.token)).status).toBe(401);
+    expect((await login(lone.username)).body.data.stage).toBe('totp_setup');
+    const [row] = (await auditRows(h, 'operator', lone.id)).filter((r) => r.action === 'operator.reset_totp');
+    expect(row).toMatchObject({ operator_id: null, after: { totp_enabled: false } });
   });
 });
