@@ -5,6 +5,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import * as OTPAuth from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -71,7 +72,15 @@ function api<T = unknown>(path: string, body: Record<string, string> = {}, token
   return server.api<T>(path, body, token, method);
 }
 
-const shot = (name: string) => page.screenshot({ path: join(SHOTS, `${name}.png`) });
+/** A screenshot to look at, and axe-core's WCAG 2.1 AA checks of the page as it is: none may fail. */
+async function shot(name: string) {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`) });
+  const { violations } = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'])
+    .analyze();
+  const found = violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  expect(found, name).toEqual([]);
+}
 
 /** The authenticator's code `stepsAhead` 30-second steps from now (the server accepts one step of drift). */
 const code = (stepsAhead = 0) =>

@@ -8,6 +8,7 @@ import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { api } from '../api';
 import { allowed, NAV, NAV_GROUPS, type NavEntry } from '../nav';
 import { clearSession, useSession } from '../session';
+import { TONE } from '../ui/tone';
 import { PageSpinner } from './gates';
 import { LanguageSelect } from './LanguageSelect';
 
@@ -108,7 +109,7 @@ export function ConsoleLayout() {
             <Typography.Text strong data-testid="operator-name">
               {session.operator.username}
             </Typography.Text>
-            <Tag color="green">{t(`roles.${session.operator.role}`)}</Tag>
+            <Tag style={TONE.green}>{t(`roles.${session.operator.role}`)}</Tag>
             <LanguageSelect />
             <Button icon={<LogoutOutlined />} onClick={logout}>
               {t('shell.logout')}

@@ -80,6 +80,8 @@ export default function DepositsPage() {
           { title: t('review.state'), dataIndex: 'status', render: (s: string) => <StatusTag status={s} /> },
           {
             title: t('review.actions'),
+            // always in view: a wide row scrolls under it
+            fixed: 'right',
             render: (_, d) =>
               d.status === 'pending' ? (
                 <Space>

@@ -99,6 +99,8 @@ export default function KycPage() {
           { title: t('review.state'), dataIndex: 'status', render: (s: string) => <StatusTag status={s} /> },
           {
             title: t('review.actions'),
+            // always in view: a wide row scrolls under it
+            fixed: 'right',
             render: (_, v) =>
               v.status === 'pending' ? (
                 <Space>

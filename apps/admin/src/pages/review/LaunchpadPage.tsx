@@ -63,6 +63,8 @@ export default function LaunchpadPage() {
           { title: t('review.state'), dataIndex: 'status', render: (s: string) => <StatusTag status={s} /> },
           {
             title: t('review.actions'),
+            // always in view: a wide row scrolls under it
+            fixed: 'right',
             render: (_, o) =>
               o.status === 'review' ? (
                 <Space>

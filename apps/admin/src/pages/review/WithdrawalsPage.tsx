@@ -93,6 +93,8 @@ export default function WithdrawalsPage() {
           { title: t('review.state'), dataIndex: 'status', render: (s: string) => <StatusTag status={s} /> },
           {
             title: t('review.actions'),
+            // always in view: a wide row scrolls under it
+            fixed: 'right',
             render: (_, w) =>
               w.status === 'pending' ? (
                 <Space>

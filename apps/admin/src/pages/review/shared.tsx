@@ -3,6 +3,7 @@ import { App, Form, Input, Modal, Segmented, Tag } from 'antd';
 import { type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
+import { TONE, type Tone } from '../../ui/tone';
 
 /**
  * One review decision: sent once (the button shows it is sending and cannot be pressed again),
@@ -45,7 +46,7 @@ export function StatusFilter<S extends string>({
   );
 }
 
-const COLORS: Record<string, string> = {
+const TONES: Record<string, Tone> = {
   pending: 'gold',
   review: 'gold',
   approved: 'green',
@@ -56,7 +57,7 @@ const COLORS: Record<string, string> = {
 
 export function StatusTag({ status }: { status: string }) {
   const { t } = useTranslation();
-  return <Tag color={COLORS[status] ?? 'default'}>{t(`review.status.${status}`)}</Tag>;
+  return <Tag style={TONE[TONES[status] ?? 'grey']}>{t(`review.status.${status}`)}</Tag>;
 }
 
 /**

@@ -109,7 +109,6 @@ export default function AuditPage() {
       {list.error ? <Alert type="error" showIcon title={list.error.message} /> : null}
       <Table<AuditEntry>
         rowKey="id"
-        scroll={{ x: 'max-content' }}
         size="small"
         loading={list.isFetching}
         dataSource={list.data?.items ?? []}

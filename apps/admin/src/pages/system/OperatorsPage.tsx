@@ -18,6 +18,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../api';
 import { useSession } from '../../session';
+import { TONE } from '../../ui/tone';
 
 type Dialog = { kind: 'create' } | { kind: 'password'; op: OperatorRow } | null;
 
@@ -88,16 +89,16 @@ export default function OperatorsPage() {
             render: (_, o) => (
               <Space size={4} wrap>
                 {o.disabled ? (
-                  <Tag color="red">{t('operators.disabled')}</Tag>
+                  <Tag style={TONE.red}>{t('operators.disabled')}</Tag>
                 ) : (
-                  <Tag color="green">{t('operators.active')}</Tag>
+                  <Tag style={TONE.green}>{t('operators.active')}</Tag>
                 )}
                 {o.totp_enabled ? (
-                  <Tag>{t('operators.totpOn')}</Tag>
+                  <Tag style={TONE.grey}>{t('operators.totpOn')}</Tag>
                 ) : (
-                  <Tag color="gold">{t('operators.totpOff')}</Tag>
+                  <Tag style={TONE.gold}>{t('operators.totpOff')}</Tag>
                 )}
-                {o.must_change_password ? <Tag color="gold">{t('operators.mustChange')}</Tag> : null}
+                {o.must_change_password ? <Tag style={TONE.gold}>{t('operators.mustChange')}</Tag> : null}
               </Space>
             ),
           },
@@ -108,6 +109,8 @@ export default function OperatorsPage() {
           },
           {
             title: t('review.actions'),
+            // always in view: a wide row scrolls under it
+            fixed: 'right',
             render: (_, o) => (
               <Space wrap>
                 {o.id === me?.id ? null : (
