@@ -65,3 +65,32 @@ describe('ledger:verify compares frozen balances with what should be frozen', ()
     ]);
   });
 });
+
+describe('ledger:verify finds entries cut off from their journal or account', () => {
+  it('reports an entry whose journal and account are missing and a journal without entries; deletes are refused', async () => {
+    const db = h.app.ctx.db;
+    // what the test above left behind on purpose is not this test's business
+    const before = new Set(await problems());
+    // written behind ledger.ts's back, as a faulty writer would: no foreign key stops these
+    // (migration 0023), so verify has to find them
+    const [j] = await db.query<{ id: string }>(
+      `INSERT INTO ledger_journals (reason) VALUES ('test_empty') RETURNING id::text`,
+    );
+    const [e] = await db.query<{ id: string }>(
+      `INSERT INTO ledger_entries (journal_id, account_id, delta_available, delta_frozen, available_after, frozen_after)
+       VALUES (9000000000, 9000000000, 1, 0, 1, 0) RETURNING id::text`,
+    );
+    expect((await problems()).filter((p) => !before.has(p))).toEqual([
+      `entry ${e!.id}: its journal or its account does not exist`,
+      `journal ${j!.id}: it has no entries`,
+    ]);
+    // append-only: the stray rows cannot even be cleaned up, so this test leaves them (it runs last)
+    for (const sql of [
+      'DELETE FROM ledger_entries WHERE id = $1',
+      'DELETE FROM ledger_journals WHERE id = $1',
+      'DELETE FROM ledger_accounts WHERE id = $1',
+      'UPDATE ledger_entries SET delta_available = 2 WHERE id = $1',
+    ])
+      await expect(db.query(sql, [e!.id]), sql).rejects.toThrow(/append-only/);
+  });
+});

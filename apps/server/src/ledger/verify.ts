@@ -34,6 +34,24 @@ export async function verifyLedger(
   for (const d of drift) {
     problems.push(`account ${d.id}: balance ${d.available}/${d.frozen} but entries sum to ${d.sa}/${d.sf}`);
   }
+  // No foreign keys check entries as they are written (migration 0023): an entry whose journal
+  // or account is missing would drop out of every sum above and out of the funds record, so
+  // each is looked for here; so is a journal without entries (a posting always moves something).
+  const orphans = await q.query<{ what: string; id: string }>(
+    `SELECT 'entry' AS what, e.id::text FROM ledger_entries e
+      WHERE NOT EXISTS (SELECT 1 FROM ledger_journals j WHERE j.id = e.journal_id)
+         OR NOT EXISTS (SELECT 1 FROM ledger_accounts a WHERE a.id = e.account_id)
+     UNION ALL
+     SELECT 'journal', j.id::text FROM ledger_journals j
+      WHERE NOT EXISTS (SELECT 1 FROM ledger_entries e WHERE e.journal_id = j.id)
+     ORDER BY 1, 2`,
+  );
+  for (const o of orphans)
+    problems.push(
+      o.what === 'entry'
+        ? `entry ${o.id}: its journal or its account does not exist`
+        : `journal ${o.id}: it has no entries`,
+    );
   const lastAfter = await q.query<{ id: string }>(
     `SELECT a.id::text FROM ledger_accounts a
        JOIN LATERAL (SELECT available_after, frozen_after FROM ledger_entries
