@@ -88,7 +88,8 @@ export async function accountId(q: Queryable, a: AccountRef): Promise<string> {
  * Amounts are held as bigint counts of 10^-18 (exact, and cheap on the order path).
  */
 const PLACES = 18;
-const str = (v: bigint) => fromScaled(v, PLACES);
+// zero is most entries' frozen or available side: skip the conversion
+const str = (v: bigint) => (v === 0n ? '0' : fromScaled(v, PLACES));
 
 function amount(v: string | undefined): bigint {
   if (v === undefined) return 0n;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { dec } from '../decimal.ts';
+import { dec, truncateDecimal } from '../decimal.ts';
 import {
   deliveryTick,
   type OptionDirection,
@@ -97,6 +97,30 @@ describe('settlement of one order', () => {
         // a win never pays more than the stake × (1 + ratio), a loss costs exactly the stake
         if (s.result === 'win') expect(dec(s.payout).lte(dec(a).times(dec('1').plus(r)))).toBe(true);
         if (s.result === 'loss') expect(s.pnl).toBe(dec(a).neg().toFixed());
+      }),
+    );
+  });
+
+  it('the integer arithmetic pays to the unit what decimal.js computes, at any number of places (property)', () => {
+    const places = fc
+      .tuple(fc.bigInt({ min: 1n, max: 10n ** 30n }), fc.integer({ min: 0, max: 18 }))
+      .map(([n, p]) => dec(n.toString()).div(dec('10').pow(p)).toFixed());
+    fc.assert(
+      fc.property(places, ratio, ratio, fc.integer({ min: 0, max: 18 }), (a, r, f, decimals) => {
+        // the database prints NUMERIC with trailing zeros: the same value must pay the same
+        const pad = (v: string) => (v.includes('.') ? `${v}000` : `${v}.000`);
+        const gross = truncateDecimal(dec(a).times(r).toFixed(), decimals);
+        const fee = truncateDecimal(dec(gross).times(f).toFixed(), decimals);
+        const want = { gross, fee, net: dec(gross).minus(fee).toFixed() };
+        const t = { amount: pad(a), profitRatio: pad(r), feeRate: f, decimals };
+        expect(winPayout(t)).toEqual(want);
+        const s = settleOption({
+          ...t,
+          direction: 'bullish',
+          purchasePrice: '1.50',
+          deliveryPrice: '1.5001',
+        });
+        expect(s.payout).toBe(dec(a).plus(want.net).toFixed());
       }),
     );
   });

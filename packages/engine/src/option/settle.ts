@@ -1,4 +1,4 @@
-import { compareDecimal, dec, parseDecimal, truncateDecimal } from '../decimal.ts';
+import { compareDecimal, dec, fromScaled, parseDecimal, truncateDecimal } from '../decimal.ts';
 
 /**
  * Timed options: the user stakes an amount on the index going up (bullish) or down (bearish)
@@ -24,7 +24,7 @@ export function optionResult(
   purchasePrice: string,
   deliveryPrice: string,
 ): OptionResult {
-  const c = compareDecimal(deliveryPrice, purchasePrice);
+  const c = compareFixed(deliveryPrice, purchasePrice);
   if (c === 0) return 'flat';
   return c > 0 === (direction === 'bullish') ? 'win' : 'loss';
 }
@@ -49,8 +49,45 @@ export interface OptionPayout {
   net: string;
 }
 
+/** A plain decimal as digits and places ("12.50" → 1250n, 2), or null (exponents, spaces: decimal.js reads those). */
+function fixed(s: string): { v: bigint; places: number } | null {
+  if (!PLAIN_RE.test(s)) return null;
+  const dot = s.indexOf('.');
+  return dot < 0
+    ? { v: BigInt(s), places: 0 }
+    : { v: BigInt(s.slice(0, dot) + s.slice(dot + 1)), places: s.length - dot - 1 };
+}
+const PLAIN_RE = /^-?\d+(?:\.\d+)?$/;
+const pow10 = (n: number) => 10n ** BigInt(n);
+/** compareDecimal without decimal.js for plain decimals (every order of a pass compares its prices). */
+function compareFixed(x: string, y: string): -1 | 0 | 1 {
+  const a = fixed(x);
+  const b = fixed(y);
+  if (!a || !b) return compareDecimal(x, y);
+  const places = Math.max(a.places, b.places);
+  const d = rescale(a.v, a.places, places) - rescale(b.v, b.places, places);
+  return d > 0n ? 1 : d < 0n ? -1 : 0;
+}
+/** `v` at `from` places cut (toward zero, as truncateDecimal) or padded to `to` places. */
+const rescale = (v: bigint, from: number, to: number) =>
+  from > to ? v / pow10(from - to) : v * pow10(to - from);
+
 /** What a win pays on top of the stake, and the fee taken from it (shown before purchase too). */
 export function winPayout(t: OptionTerms): OptionPayout {
+  // Exact integer arithmetic when the terms are plain decimals (settlement runs this for every
+  // order of a pass; decimal.js was most of its cost); the same truncations as the fallback.
+  const a = fixed(t.amount);
+  const r = fixed(t.profitRatio);
+  const f = fixed(t.feeRate);
+  if (a && r && f && Number.isInteger(t.decimals) && t.decimals >= 0) {
+    const gross = rescale(a.v * r.v, a.places + r.places, t.decimals);
+    const fee = rescale(gross * f.v, t.decimals + f.places, t.decimals);
+    return {
+      gross: fromScaled(gross, t.decimals),
+      fee: fromScaled(fee, t.decimals),
+      net: fromScaled(gross - fee, t.decimals),
+    };
+  }
   const gross = truncateDecimal(dec(t.amount).times(t.profitRatio).toFixed(), t.decimals);
   const fee = truncateDecimal(dec(gross).times(t.feeRate).toFixed(), t.decimals);
   return { gross, fee, net: dec(gross).minus(fee).toFixed() };
@@ -81,9 +118,14 @@ export function settleOption(
   if (result === 'loss')
     return { result, payout: '0', pnl: canonical(`-${t.amount}`), fee: '0', pool: canonical(`-${t.amount}`) };
   const w = winPayout(t);
+  const a = fixed(t.amount);
+  const net = fixed(w.net)!;
+  const places = Math.max(a?.places ?? 0, net.places);
   return {
     result,
-    payout: dec(t.amount).plus(w.net).toFixed(),
+    payout: a
+      ? fromScaled(rescale(a.v, a.places, places) + rescale(net.v, net.places, places), places)
+      : dec(t.amount).plus(w.net).toFixed(),
     pnl: w.net,
     fee: w.fee,
     pool: w.gross,
