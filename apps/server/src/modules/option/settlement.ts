@@ -47,16 +47,21 @@ export async function settleBatch(
     // are taken (and locked), in delivery order; each market's latest tick time comes from the
     // market module, once per batch
     const latest = await latestTickTimes(q);
+    // the rows are chosen, sorted and locked first, and only those taken are turned into text:
+    // the casts and the epoch arithmetic of every waiting row were most of this statement
     const rows = await q.query<Omit<DueRow, 'decimals'>>(
       `SELECT o.id::text, o.user_id, o.market_id, o.currency_id, o.direction, o.amount::text,
               o.profit_ratio::text, o.fee_rate::text, o.purchase_price::text,
               floor(extract(epoch FROM o.deliver_at) * 1000)::bigint::text AS due
-         FROM option_orders o
-         JOIN unnest($3::int[], $4::timestamptz[]) AS l(market_id, at) ON l.market_id = o.market_id
-        WHERE o.status = 'waiting' AND o.deliver_at <= $1 AND o.deliver_at <= l.at
-        ORDER BY o.deliver_at, o.id
-        LIMIT $2
-          FOR UPDATE OF o SKIP LOCKED`,
+         FROM (SELECT o.id, o.deliver_at
+                 FROM option_orders o
+                 JOIN unnest($3::int[], $4::timestamptz[]) AS l(market_id, at) ON l.market_id = o.market_id
+                WHERE o.status = 'waiting' AND o.deliver_at <= $1 AND o.deliver_at <= l.at
+                ORDER BY o.deliver_at, o.id
+                LIMIT $2
+                  FOR UPDATE OF o SKIP LOCKED) d
+         JOIN option_orders o ON o.id = d.id
+        ORDER BY d.deliver_at, d.id`,
       [new Date(now).toISOString(), limit, [...latest.keys()], [...latest.values()]],
     );
     if (rows.length === 0) return { settled: [], seen: 0 };
