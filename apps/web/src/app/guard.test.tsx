@@ -49,15 +49,17 @@ describe('login guard', () => {
   });
 
   it('leaves public pages open to visitors', async () => {
+    vi.stubGlobal('fetch', fetchStub({}).fn);
     const { router } = renderRoutes(routes, '/pages/help-center/center');
-    expect(await screen.findByText('This part of Verdant is being built')).toBeTruthy();
+    expect(await screen.findByText('Online service')).toBeTruthy();
     expect(router.state.location.pathname).toBe('/pages/help-center/center');
   });
 
   it('goes to login with a backpage when the session expires (verdant:not-logged-in)', async () => {
-    const { router } = renderRoutes(routes, '/pages/notice/index');
-    expect(await screen.findByText('This part of Verdant is being built')).toBeTruthy();
+    setSession('tok', user);
     vi.stubGlobal('fetch', fetchStub({ area_code: ok([]) }).fn);
+    const { router } = renderRoutes(routes, '/pages/settings/security/index');
+    expect(await screen.findByText('Login password')).toBeTruthy();
 
     act(() => {
       window.dispatchEvent(
@@ -66,7 +68,9 @@ describe('login guard', () => {
     });
 
     await waitFor(() => expect(router.state.location.pathname).toBe('/pages/user/login/login'));
-    expect(new URLSearchParams(router.state.location.search).get('backpage')).toBe('/pages/notice/index');
+    expect(new URLSearchParams(router.state.location.search).get('backpage')).toBe(
+      '/pages/settings/security/index',
+    );
   });
 
   it('sends unknown routes Home', async () => {

@@ -11,8 +11,6 @@ import { TabLayout } from './TabLayout';
 type Page = LazyPage<object>;
 
 const Home = lazyPage(() => import('../features/home/HomePage'));
-// One temporary page for every part that later work builds (it reads the title from the route).
-const Placeholder = lazyPage(() => import('../features/placeholder/PlaceholderPage'));
 
 const LoginChoose = lazyPage(() => import('../features/user/LoginChoosePage'));
 const Login = lazyPage(() => import('../features/user/LoginPage'));
@@ -73,7 +71,8 @@ const OpenLocation = lazyPage<object>(() =>
   import('../features/system/LocationPage').then((m) => ({ default: m.OpenLocationPage })),
 );
 
-const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
+// every route has its page: a route added to paths.ts without one does not compile
+const PAGE_COMPONENTS: Record<PageName, Page> = {
   home: Home,
   homeAlias: Home,
   loginChoose: LoginChoose,
@@ -130,7 +129,7 @@ const PAGE_COMPONENTS: Partial<Record<PageName, Page>> = {
 };
 
 function pageRoute(name: PageName): RouteObject {
-  const Component = PAGE_COMPONENTS[name] ?? Placeholder;
+  const Component = PAGE_COMPONENTS[name];
   const handle: RouteHandle = { page: name };
   const element = pages[name].auth ? (
     <RequireAuth>
@@ -165,5 +164,5 @@ export const routes: RouteObject[] = [
 export function preloadPage(pathname: string): void {
   const match = matchRoutes(routes, pathname)?.at(-1);
   const name = (match?.route.handle as RouteHandle | undefined)?.page;
-  (name ? (PAGE_COMPONENTS[name] ?? Placeholder) : Home).preload();
+  (name ? PAGE_COMPONENTS[name] : Home).preload();
 }
