@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiOf, declareDeposit, storeSession } from './accounts.ts';
 import {
   createOperator,
   expectOk,
@@ -20,10 +21,6 @@ import {
 // open messages tab without a reload.
 
 const en = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/en.json'), 'utf8'));
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 const OPERATOR = { username: 'e2e-news-ops', password: 'operator-pass-1' };
 
 let dataDir: string;
@@ -35,10 +32,7 @@ let userToken: string;
 let opToken: string;
 const email = `news.${Date.now()}@example.com`;
 
-function api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
-  if (!server) throw new Error('no server');
-  return server.api<T>(path, body, token, method);
-}
+const api = apiOf(() => server);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'verdant-news-e2e-'));
@@ -77,16 +71,7 @@ describe('notices and messages, end to end in Chromium at 390 × 844', () => {
     );
     await expectOk(api('admin/news/publish', { id: String(created.id) }, opToken));
     userToken = await registerByEmail(server!, mailbox, email, 'news-pass-1');
-    const user = await expectOk(api('user/center', {}, userToken, 'GET'));
-    await go('/');
-    await page.evaluate(
-      ([token, u]) => {
-        localStorage.setItem('token', token);
-        localStorage.setItem('user', u);
-        localStorage.setItem('lang', 'en');
-      },
-      [userToken, JSON.stringify(user)] as const,
-    );
+    await storeSession(page, server!, userToken);
     await page.reload();
     const bar = page.getByRole('region', { name: en.news.noticeBar });
     await bar.getByRole('button', { name: 'Trading hours this weekend' }).waitFor();
@@ -124,22 +109,11 @@ describe('notices and messages, end to end in Chromium at 390 × 844', () => {
   it('an operator passes the deposit: the message appears on the open messages tab without a reload', async () => {
     await go('/pages/notice/index?tab=messages');
     await page.getByText(en.news.noMessages).waitFor();
-    const form = new FormData();
-    form.append('file', new Blob([PNG], { type: 'image/png' }), 'voucher.png');
-    const uploaded = (await (
-      await fetch(`${server?.base}/api/upload`, {
-        method: 'POST',
-        headers: { authorization: userToken },
-        body: form,
-      })
-    ).json()) as { data: { name: string } };
-    const deposit = await expectOk(
-      api<{ id: number }>(
-        'wallet/charge_req',
-        { currency_id: '3', chain: 'TRC20', amount: '500', image: uploaded.data.name },
-        userToken,
-      ),
-    );
+    const deposit = await declareDeposit(server!, userToken, {
+      currency_id: '3',
+      chain: 'TRC20',
+      amount: '500',
+    });
     await expectOk(api('admin/deposits/approve', { id: String(deposit.id) }, opToken));
     const message = page.getByRole('article', { name: `Deposit credited, ${en.news.unread}` });
     await message.waitFor();
