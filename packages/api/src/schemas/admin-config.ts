@@ -28,7 +28,10 @@ export const ConfigCurrency = Type.Object({
   symbol: Type.String(),
   name: Type.String(),
   decimals: Type.Integer(),
-  chains: Type.Array(Type.String(), { description: 'Networks deposits and withdrawals use' }),
+  chains: Type.Array(Type.String(), { description: 'Every network the currency exists on' }),
+  chains_off: Type.Array(Type.String(), {
+    description: 'Chains switched off: users may not deposit or withdraw on them (some of chains)',
+  }),
   is_fiat: Type.Boolean(),
   min_deposit: Dec('Smallest deposit'),
   min_withdraw: Dec('Smallest withdrawal'),
@@ -45,6 +48,9 @@ export const ConfigCurrencyBody = Type.Object({
   withdraw_fee: Str('Fee of one withdrawal; at most the smallest withdrawal'),
   can_deposit: Str('1 or 0'),
   can_withdraw: Str('1 or 0'),
+  chains_off: Str('Chains to switch off, comma-separated (empty: all on; left out: unchanged)', {
+    maxLength: 200,
+  }),
 });
 export type ConfigCurrencyBody = Static<typeof ConfigCurrencyBody>;
 

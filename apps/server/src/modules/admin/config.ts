@@ -67,6 +67,12 @@ export class ConfigFields {
     throw this.fail(field, 'flag');
   }
 
+  /** One line of text, or undefined when the form leaves the field out (keep what is stored). */
+  optionalText(field: string, max: number): string | undefined {
+    if (this.form[field] === undefined) return undefined;
+    return this.text(field, max, false);
+  }
+
   /** One line of text of at most `max` characters; empty allowed when not `required`. */
   text(field: string, max: number, required = true): string {
     const v = (this.form[field] ?? '').trim().replace(/\s+/g, ' ');

@@ -13,7 +13,7 @@ import { CURRENCY_IDS, WALLET_ACCOUNT_TYPES } from '@verdant/api';
 import { addDecimal, compareDecimal, dec } from '@verdant/engine';
 import { parsePaging } from '../../db/paging.ts';
 import { hasMessage, t } from '../../i18n/index.ts';
-import { type Currency, listCurrencies } from '../../ledger/currencies.ts';
+import { type Currency, chainsOn, listCurrencies } from '../../ledger/currencies.ts';
 import type { UserAccountType } from '../../ledger/ledger.ts';
 import { type StatementEntry, statement, userBalances } from '../../ledger/statement.ts';
 import { type UsdtPrices, usdtPrices } from './prices.ts';
@@ -30,7 +30,7 @@ function toCurrencyInfo(c: Currency): CurrencyInfo {
     symbol: c.symbol,
     name: c.name,
     decimals: c.decimals,
-    chains: c.chains,
+    chains: chainsOn(c),
     is_fiat: c.is_fiat,
     min_deposit: show(c.min_deposit, c.decimals),
     min_withdraw: show(c.min_withdraw, c.decimals),

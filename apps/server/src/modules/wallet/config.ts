@@ -9,6 +9,7 @@ import { compareDecimal } from '@verdant/engine';
 import type { AppContext } from '../../context.ts';
 import { type Currency, listCurrencies, lockCurrency, updateCurrency } from '../../ledger/currencies.ts';
 import { auditedChange, ConfigFields, type OperatorSession } from '../admin/service.ts';
+import { chainFamily } from './addresses.ts';
 import { currentBankDetails, parseBankDetails, saveBankDetails, storedBankDetails } from './bank-details.ts';
 
 /** Amounts an operator may set: far above any real minimum or fee, below the columns' range. */
@@ -20,6 +21,7 @@ const toConfig = (c: Currency): ConfigCurrency => ({
   name: c.name,
   decimals: c.decimals,
   chains: c.chains,
+  chains_off: c.chains_off,
   is_fiat: c.is_fiat,
   min_deposit: c.min_deposit,
   min_withdraw: c.min_withdraw,
@@ -27,6 +29,32 @@ const toConfig = (c: Currency): ConfigCurrency => ({
   can_deposit: c.can_deposit,
   can_withdraw: c.can_withdraw,
 });
+
+/**
+ * The chains an operator switches off: `chains_off`, names separated by commas (left out: as
+ * they are). A chain stays off unless deposit addresses can be made on it, and a crypto currency
+ * open to deposits keeps at least one chain on (users would have nowhere to send).
+ */
+function chainsOffOf(f: ConfigFields, cur: Currency, canDeposit: boolean): string[] {
+  const raw = f.optionalText('chains_off', 200);
+  if (raw === undefined) return cur.chains_off;
+  const off: string[] = [];
+  for (const name of raw
+    .split(',')
+    .map((x) => x.trim().toUpperCase())
+    .filter(Boolean)) {
+    const chain = cur.chains.find((c) => c.toUpperCase() === name);
+    if (!chain) throw f.fail('chains_off', 'chainUnknown', { chain: name.slice(0, 20), symbol: cur.symbol });
+    if (!off.includes(chain)) off.push(chain);
+  }
+  const on = cur.chains.filter((c) => !off.includes(c));
+  const unsupported = on.find((c) => chainFamily(c) === null);
+  if (unsupported) throw f.fail('chains_off', 'chainUnsupported', { chain: unsupported });
+  if (!cur.is_fiat && canDeposit && on.length === 0)
+    throw f.fail('chains_off', 'chainsNoneOn', { symbol: cur.symbol });
+  // in the currency's own order, so the audit's before and after compare
+  return cur.chains.filter((c) => off.includes(c));
+}
 
 /**
  * Operators' side of currencies (the ledger's table, its settings read on each request by the
@@ -63,6 +91,7 @@ export function walletConfig(ctx: AppContext) {
         throw f.fail('withdraw_fee', 'notAbove', { max: minWithdraw });
       const canDeposit = f.flag('can_deposit');
       const canWithdraw = f.flag('can_withdraw');
+      const chainsOff = chainsOffOf(f, current, canDeposit);
       const after = await auditedChange(db, {
         op,
         ip,
@@ -80,6 +109,7 @@ export function walletConfig(ctx: AppContext) {
             withdraw_fee: fee,
             can_deposit: canDeposit,
             can_withdraw: canWithdraw,
+            chains_off: chainsOff,
           }),
       });
       await ctx.changes.changed('currencies');

@@ -10,7 +10,7 @@ import type { Db, Queryable } from '../../db/client.ts';
 import type { Paging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { t } from '../../i18n/index.ts';
-import { type Currency, currenciesById, findCurrency } from '../../ledger/currencies.ts';
+import { type Currency, chainsOn, currenciesById, findCurrency } from '../../ledger/currencies.ts';
 import { type AccountRef, InsufficientFunds, type UserAccountType } from '../../ledger/ledger.ts';
 import type { BankService } from '../bank/service.ts';
 import type { CodesService } from '../codes/service.ts';
@@ -129,16 +129,23 @@ export async function currencyFilter(q: Queryable, input: string | undefined): P
   return (input ?? '').trim() ? (await currencyOf(q, input)).id : undefined;
 }
 
-/** One of the currency's chains; may be left out when it has only one. */
+/** One of the currency's chains switched on; may be left out when only one is. */
 export function chainOf(cur: Currency, input: string | undefined): string {
+  const on = chainsOn(cur);
   const s = (input ?? '').trim().toUpperCase();
   if (!s) {
-    if (cur.chains.length === 1) return cur.chains[0]!;
+    if (on.length === 1) return on[0]!;
     throw invalid('wallet.chainRequired', 'chain');
   }
   const chain = cur.chains.find((c) => c.toUpperCase() === s);
   if (!chain) throw invalid('wallet.chainInvalid', 'chain', { chain: s.slice(0, 20), symbol: cur.symbol });
+  assertChainOn(cur, chain, 'chain');
   return chain;
+}
+
+/** Refuses a chain operators switched off, naming it (the user's field is `field`). */
+export function assertChainOn(cur: Currency, chain: string, field: string): void {
+  if (cur.chains_off.includes(chain)) throw invalid('wallet.chainOff', field, { chain, symbol: cur.symbol });
 }
 
 /** Deposits and withdrawals stop here when the currency is switched off for them. */

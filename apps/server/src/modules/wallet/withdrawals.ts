@@ -13,12 +13,13 @@ import type { Queryable } from '../../db/client.ts';
 import { pageOf, parsePaging } from '../../db/paging.ts';
 import { AppError, invalid } from '../../http/errors.ts';
 import { t } from '../../i18n/index.ts';
-import type { Currency } from '../../ledger/currencies.ts';
+import { type Currency, chainsOn } from '../../ledger/currencies.ts';
 import { post } from '../../ledger/ledger.ts';
 import { userBalances } from '../../ledger/statement.ts';
 import { withdrawFrozen } from '../user/service.ts';
 import type { WithdrawalRow } from './review.ts';
 import {
+  assertChainOn,
   assertCurrencyOpen,
   assertMinimum,
   currencyOf,
@@ -103,6 +104,7 @@ export function makeWithdrawals({ db, users, bankCards }: WalletDeps) {
       throw new AppError('WITHDRAW_ADDRESS_REQUIRED', 'wallet.withdrawAddressChoose', {}, 'address_id');
     if (!cur.chains.includes(chosen.chain))
       throw invalid('wallet.chainInvalid', 'address_id', { chain: chosen.chain, symbol: cur.symbol });
+    assertChainOn(cur, chosen.chain, 'address_id');
     return { chain: chosen.chain, address: chosen.address, bankCardId: null, bankSnapshot: null };
   }
 
@@ -135,7 +137,7 @@ export function makeWithdrawals({ db, users, bankCards }: WalletDeps) {
         symbol: cur.symbol,
         decimals: cur.decimals,
         is_fiat: cur.is_fiat,
-        chains: cur.chains,
+        chains: chainsOn(cur),
         can_withdraw: cur.can_withdraw,
         available: show(b?.available ?? '0', cur.decimals),
         min_withdraw: show(cur.min_withdraw, cur.decimals),
