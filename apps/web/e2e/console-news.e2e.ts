@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, it } from 'vitest';
+import { storeConsoleSession } from './accounts.ts';
 import {
   createOperator,
-  expectOk,
   launchBrowser,
   NO_MARKET_DATA,
   operatorToken,
@@ -48,15 +48,7 @@ afterAll(async () => {
 describe('a notice written in the console, read in the phone app', () => {
   it('the operator sees the seeded notices', async () => {
     const token = await operatorToken(server!, OPERATOR);
-    const operator = await expectOk(server!.api('admin/me', {}, token, 'GET'));
-    await consolePage.goto(`${server!.base}/admin/`);
-    await consolePage.evaluate(
-      ([t, op]) => {
-        localStorage.setItem('verdant-admin-session', JSON.stringify({ token: t, operator: JSON.parse(op) }));
-        localStorage.setItem('verdant-admin-lang', 'en');
-      },
-      [token, JSON.stringify(operator)] as const,
-    );
+    await storeConsoleSession(consolePage, server!, token);
     await consolePage.goto(`${server!.base}/admin/#/news`);
     await consolePage.getByRole('heading', { name: en.nav.news }).waitFor();
     await consolePage.getByRole('cell', { name: 'Welcome to Verdant' }).waitFor();
