@@ -193,4 +193,29 @@ describe('live chat with support, end to end in Chromium at 390 × 844', () => {
     // the phone, open on the chat all along, shows it live
     await page.getByText('Answered from the console.').waitFor();
   });
+
+  it('the user typing and writing reach the open console inbox over its socket, without it asking again', async () => {
+    // every time the inbox asks the server for the chat from here on (it used to every 3 s)
+    const asked: string[] = [];
+    consolePage.on('request', (r) => {
+      if (r.url().includes('/api/admin/support/messages')) asked.push(r.url());
+    });
+    const input = page.getByRole('textbox', { name: en.help.messagePlaceholder });
+    await input.fill('One more question');
+    await consolePage.getByText(adminEn.support.typing.replace('{{name}}', email)).waitFor();
+    await page.getByRole('button', { name: en.help.send, exact: true }).click();
+    await consolePage.locator('.v-inbox__log').getByText('One more question').waitFor();
+    expect(asked).toEqual([]);
+    // the console read it on screen: the phone sees its message marked read
+    const mine = page.locator('.v-help-chat__row--mine').filter({ hasText: 'One more question' });
+    await mine.getByText(en.help.state.read).waitFor();
+  });
+
+  it('an operator whose session ended is sent to login by the next thing the inbox hears', async () => {
+    await expectOk(api('admin/logout', {}, opToken));
+    await page.getByRole('textbox', { name: en.help.messagePlaceholder }).fill('Still there?');
+    await page.getByRole('button', { name: en.help.send, exact: true }).click();
+    await consolePage.waitForURL(/#\/login\?next=/);
+    expect(await consolePage.evaluate(() => localStorage.getItem('verdant-admin-session'))).toBeNull();
+  });
 });

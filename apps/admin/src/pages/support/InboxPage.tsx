@@ -27,6 +27,7 @@ import { api } from '../../api';
 import { useSession } from '../../session';
 import { SupportPicture } from './SupportPicture';
 import { UserContext } from './UserContext';
+import { addMessage, type LinkState, supportKeys, useSupportSocket } from './useSupportSocket';
 import './support.css';
 
 interface Paged<T> {
@@ -39,12 +40,28 @@ interface Operator {
 }
 
 const STATUSES = ['open', 'closed', 'all'] as const;
-/** The inbox follows the chats by asking again this often (every process answers the same). */
-const REFRESH_MS = 3_000;
+/**
+ * The socket brings every change; only while it is down does the inbox ask again, this slowly
+ * (and once more when it is back).
+ */
+const FALLBACK_REFRESH_MS = 30_000;
+const refetchWhen = (state: LinkState) => (state === 'live' ? false : FALLBACK_REFRESH_MS);
 const UPLOAD_ACCEPT = 'image/jpeg,image/png,image/webp';
 
 /** One chat: its messages (oldest first, older pages on demand) and the answer box. */
-function Conversation({ c, operators }: { c: AdminConversation; operators: Operator[] }) {
+function Conversation({
+  c,
+  operators,
+  link,
+  typing,
+  sendTyping,
+}: {
+  c: AdminConversation;
+  operators: Operator[];
+  link: LinkState;
+  typing: boolean;
+  sendTyping: (conversationId: number) => void;
+}) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const queryClient = useQueryClient();
@@ -54,9 +71,9 @@ function Conversation({ c, operators }: { c: AdminConversation; operators: Opera
   const end = useRef<HTMLDivElement>(null);
   const id = String(c.id);
   const latest = useQuery({
-    queryKey: ['admin', 'support', 'messages', c.id],
+    queryKey: supportKeys.messages(c.id),
     queryFn: () => api.get<SupportHistory>(AdminSupportPaths.messages, { conversation_id: id, limit: 50 }),
-    refetchInterval: REFRESH_MS,
+    refetchInterval: refetchWhen(link),
   });
   const shown = [...(latest.data?.items ?? []), ...older]
     .filter((m, i, all) => all.findIndex((x) => x.id === m.id) === i)
@@ -64,11 +81,22 @@ function Conversation({ c, operators }: { c: AdminConversation; operators: Opera
   const newest = shown.at(-1)?.id;
   const unreadFromUser = latest.data?.unread ?? 0;
 
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ['admin', 'support'] });
-  // what is on screen is read
+  // the chat itself follows the socket; assigning, closing and answering change the list
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: supportKeys.list });
+  // what is on screen is read (the socket's read event then clears the counts)
+  const marking = useRef<number | null>(null);
   useEffect(() => {
-    if (newest !== undefined && unreadFromUser > 0)
-      void api.post(AdminSupportPaths.read, { conversation_id: id, up_to: String(newest) }).then(refresh);
+    if (newest === undefined || unreadFromUser === 0 || marking.current === newest) return;
+    marking.current = newest;
+    void api.post(AdminSupportPaths.read, { conversation_id: id, up_to: String(newest) }).then(
+      () => {
+        queryClient.setQueryData<SupportHistory>(supportKeys.messages(c.id), (h) => h && { ...h, unread: 0 });
+        void queryClient.invalidateQueries({ queryKey: supportKeys.list });
+      },
+      () => {
+        marking.current = null;
+      },
+    );
   });
   useEffect(() => {
     if (newest !== undefined) end.current?.scrollIntoView({ block: 'end' });
@@ -89,8 +117,9 @@ function Conversation({ c, operators }: { c: AdminConversation; operators: Opera
   const reply = useMutation({
     mutationFn: (body: { text?: string; picture?: string }) =>
       api.post<SupportMessage>(AdminSupportPaths.reply, { conversation_id: id, ...body }),
-    onSuccess: (_, body) => {
+    onSuccess: (sent, body) => {
       if (body.text) setText('');
+      addMessage(queryClient, sent);
       refresh();
     },
     onError: (e) => void message.error(e.message),
@@ -171,6 +200,9 @@ function Conversation({ c, operators }: { c: AdminConversation; operators: Opera
         ))}
         <div ref={end} />
       </div>
+      <Typography.Text type="secondary" className="v-inbox__typing" aria-live="polite">
+        {typing ? t('support.typing', { name: c.user_account }) : ''}
+      </Typography.Text>
       <Space.Compact className="v-inbox__answer">
         <Upload
           accept={UPLOAD_ACCEPT}
@@ -186,7 +218,10 @@ function Conversation({ c, operators }: { c: AdminConversation; operators: Opera
           aria-label={t('support.answer')}
           placeholder={t('support.answer')}
           value={text}
-          onChange={(e) => setText(e.target.value)}
+          onChange={(e) => {
+            setText(e.target.value);
+            if (e.target.value) sendTyping(c.id);
+          }}
           autoSize={{ minRows: 1, maxRows: 5 }}
           maxLength={2000}
           onPressEnter={(e) => {
@@ -213,15 +248,16 @@ function Conversation({ c, operators }: { c: AdminConversation; operators: Opera
 export default function InboxPage() {
   const { t } = useTranslation();
   const session = useSession();
+  const live = useSupportSocket();
   const [status, setStatus] = useState<(typeof STATUSES)[number]>('open');
   const [mine, setMine] = useState(false);
   const [selected, setSelected] = useState<number | null>(null);
   const list = useQuery({
-    queryKey: ['admin', 'support', 'conversations', status, mine],
+    queryKey: [...supportKeys.list, status, mine],
     queryFn: () =>
       api.get<Paged<AdminConversation>>(AdminSupportPaths.conversations, { status, mine, limit: 100 }),
     placeholderData: keepPreviousData,
-    refetchInterval: REFRESH_MS,
+    refetchInterval: refetchWhen(live.state),
   });
   const operators = useQuery({
     queryKey: ['admin', 'support', 'operators'],
@@ -232,7 +268,17 @@ export default function InboxPage() {
 
   return (
     <div className="v-inbox">
-      <Card className="v-inbox__list" title={t('nav.supportInbox')}>
+      <Card
+        className="v-inbox__list"
+        title={t('nav.supportInbox')}
+        extra={
+          live.state === 'reconnecting' ? (
+            <Tag color="warning" role="status">
+              {t('support.reconnecting')}
+            </Tag>
+          ) : null
+        }
+      >
         <div className="v-inbox__filters">
           <Segmented
             block
@@ -281,7 +327,14 @@ export default function InboxPage() {
       </Card>
       {current ? (
         <>
-          <Conversation key={current.id} c={current} operators={operators.data ?? []} />
+          <Conversation
+            key={current.id}
+            c={current}
+            operators={operators.data ?? []}
+            link={live.state}
+            typing={live.typing.has(current.id)}
+            sendTyping={live.sendTyping}
+          />
           <UserContext conversationId={current.id} />
         </>
       ) : (
