@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { addDecimal, subDecimal } from '@verdant/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiOf, fundUser, storeSession, verifyIdentity } from './accounts.ts';
 import {
   createOperator,
   eventually,
@@ -21,10 +22,6 @@ import {
 // running, its delivery pushed over the socket, and the option balance changed by the result.
 
 const en = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/en.json'), 'utf8'));
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 const OPERATOR = { username: 'e2e-options-ops', password: 'operator-pass-1' };
 
 let dataDir: string;
@@ -35,10 +32,7 @@ let page: Page;
 let userToken: string;
 const email = `options.${Date.now()}@example.com`;
 
-function api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
-  if (!server) throw new Error('no server');
-  return server.api<T>(path, body, token, method);
-}
+const api = apiOf(() => server);
 
 type Balance = { currency_id: number; available: string; frozen: string };
 type WalletList = { accounts: { type: string; currencies: Balance[] }[] };
@@ -79,50 +73,16 @@ const go = (route: string) => page.goto(`${server?.base}/h5/#${route}`);
 describe('timed options, end to end in Chromium at 390 × 844', () => {
   it('a user is verified, deposits 1000 USDT and moves it to the option account', async () => {
     userToken = await registerByEmail(server!, mailbox, email, 'options-pass-1');
-    await expectOk(
-      api('user/real_name', { country: 'TH', name: 'Somchai Jaidee', id_number: 'AB123456' }, userToken),
-    );
     const opToken = await operatorToken(server!, OPERATOR);
-    const kyc = await expectOk(
-      api<{ items: { id: number }[] }>('admin/verifications?status=pending', {}, opToken, 'GET'),
-    );
-    await expectOk(api('admin/verifications/approve', { id: String(kyc.items[0]?.id) }, opToken));
+    await verifyIdentity(server!, userToken, opToken);
 
-    const form = new FormData();
-    form.append('file', new Blob([PNG], { type: 'image/png' }), 'voucher.png');
-    const uploaded = (await (
-      await fetch(`${server?.base}/api/upload`, {
-        method: 'POST',
-        headers: { authorization: userToken },
-        body: form,
-      })
-    ).json()) as { data: { name: string } };
-    await expectOk(
-      api(
-        'wallet/charge_req',
-        { currency_id: '3', chain: 'TRC20', amount: '1000', image: uploaded.data.name },
-        userToken,
-      ),
-    );
-    const deposits = await expectOk(
-      api<{ items: { id: number }[] }>('admin/deposits?status=pending', {}, opToken, 'GET'),
-    );
-    await expectOk(api('admin/deposits/approve', { id: String(deposits.items[0]?.id) }, opToken));
+    await fundUser(server!, userToken, opToken, { currency_id: '3', chain: 'TRC20', amount: '1000' });
     await expectOk(
       api('wallet/change', { currency_id: '3', from: 'spot', to: 'option', amount: '1000' }, userToken),
     );
     expect((await optionUsdt()).available).toBe('1000');
 
-    const user = await expectOk(api('user/center', {}, userToken, 'GET'));
-    await go('/');
-    await page.evaluate(
-      ([token, u]) => {
-        localStorage.setItem('token', token);
-        localStorage.setItem('user', u);
-        localStorage.setItem('lang', 'en');
-      },
-      [userToken, JSON.stringify(user)] as const,
-    );
+    await storeSession(page, server!, userToken);
   });
 
   it('shows the option tab with the live index of BTC/USDT', async () => {
