@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiOf, fundUser, storeSession } from './accounts.ts';
 import {
   createOperator,
   eventually,
@@ -21,10 +22,6 @@ import {
 // and the ledger balanced afterwards.
 
 const en = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/en.json'), 'utf8'));
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 const OPERATOR = { username: 'e2e-contract-ops', password: 'operator-pass-1' };
 
 let dataDir: string;
@@ -34,10 +31,7 @@ let browser: Browser;
 let page: Page;
 let token: string;
 
-const api = <T = unknown>(path: string, body: Record<string, string> = {}, t?: string, method = 'POST') => {
-  if (!server) throw new Error('no server');
-  return server.api<T>(path, body, t, method);
-};
+const api = apiOf(() => server);
 
 type Position = {
   id: string;
@@ -87,42 +81,13 @@ const dialogButton = (name: string) =>
 describe('contracts, end to end in Chromium at 390 × 844', () => {
   it('a user with 1000 USDT in the contract account opens the contract screen', async () => {
     token = await registerByEmail(server!, mailbox, `contract.${Date.now()}@example.com`, 'contract-pass-1');
-    const form = new FormData();
-    form.append('file', new Blob([PNG], { type: 'image/png' }), 'voucher.png');
-    const uploaded = (await (
-      await fetch(`${server?.base}/api/upload`, {
-        method: 'POST',
-        headers: { authorization: token },
-        body: form,
-      })
-    ).json()) as { data: { name: string } };
-    await expectOk(
-      api(
-        'wallet/charge_req',
-        { currency_id: '3', chain: 'TRC20', amount: '1000', image: uploaded.data.name },
-        token,
-      ),
-    );
     const op = await operatorToken(server!, OPERATOR);
-    const queue = await expectOk(
-      api<{ items: { id: number }[] }>('admin/deposits?status=pending', {}, op, 'GET'),
-    );
-    await expectOk(api('admin/deposits/approve', { id: String(queue.items[0]?.id) }, op));
+    await fundUser(server!, token, op, { currency_id: '3', chain: 'TRC20', amount: '1000' });
     await expectOk(
       api('wallet/change', { currency_id: '3', from: 'spot', to: 'contract', amount: '1000' }, token),
     );
 
-    const user = await expectOk(api('user/center', {}, token, 'GET'));
-    await go('/');
-    await page.waitForLoadState('domcontentloaded');
-    await page.evaluate(
-      ([tk, u]) => {
-        localStorage.setItem('token', tk);
-        localStorage.setItem('user', u);
-        localStorage.setItem('lang', 'en');
-      },
-      [token, JSON.stringify(user)] as const,
-    );
+    await storeSession(page, server!, token);
     await go('/pages/lever/index?symbol=btcusdt');
     await page.reload();
     await page.getByTestId('index-price').filter({ hasText: /\d/ }).waitFor();
