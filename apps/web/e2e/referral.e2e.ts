@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiOf, fundUser, storeSession } from './accounts.ts';
 import {
   createOperator,
   eventually,
@@ -22,10 +23,6 @@ import {
 
 const th = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/th.json'), 'utf8'));
 const en = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/en.json'), 'utf8'));
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 const OPERATOR = { username: 'e2e-referral-ops', password: 'operator-pass-1' };
 
 let dataDir: string;
@@ -40,30 +37,12 @@ let referrerToken: string;
 let refereeToken: string;
 let inviteCode: string;
 
-function api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
-  if (!server) throw new Error('no server');
-  return server.api<T>(path, body, token, method);
-}
+const api = apiOf(() => server);
 
 /** A deposit the user declares with a voucher and an operator passes, as a real one goes. */
 async function deposit(token: string, currencyId: string, chain: string, amount: string) {
-  const form = new FormData();
-  form.append('file', new Blob([PNG], { type: 'image/png' }), 'voucher.png');
-  const uploaded = (await (
-    await fetch(`${server?.base}/api/upload`, {
-      method: 'POST',
-      headers: { authorization: token },
-      body: form,
-    })
-  ).json()) as { data: { name: string } };
-  await expectOk(
-    api('wallet/charge_req', { currency_id: currencyId, chain, amount, image: uploaded.data.name }, token),
-  );
   const op = await operatorToken(server!, OPERATOR);
-  const queue = await expectOk(
-    api<{ items: { id: number }[] }>('admin/deposits?status=pending', {}, op, 'GET'),
-  );
-  await expectOk(api('admin/deposits/approve', { id: String(queue.items[0]?.id) }, op));
+  await fundUser(server!, token, op, { currency_id: currencyId, chain, amount });
 }
 
 beforeAll(async () => {
@@ -140,17 +119,8 @@ describe('referral, end to end in Chromium at 390 × 844', () => {
   });
 
   it('the referrer opens the promotion page and sees the referee and the rebate', async () => {
-    const user = await expectOk(api('user/center', {}, referrerToken, 'GET'));
-    await page.evaluate(
-      ([token, u]) => {
-        localStorage.setItem('token', token);
-        localStorage.setItem('user', u);
-        localStorage.setItem('lang', 'en');
-      },
-      [referrerToken, JSON.stringify(user)] as const,
-    );
     // Home's share button leads to the promotion page
-    await go('/');
+    await storeSession(page, server!, referrerToken);
     await page.reload();
     await page.getByRole('button', { name: en.home.quick.share, exact: true }).click();
     await page.waitForFunction(() => location.hash === '#/pages/promotion/index');
