@@ -13,6 +13,8 @@ export interface ConfigField {
   helpKey?: string;
   /** Read-only when editing an existing row (a key such as the delivery time's seconds). */
   fixed?: boolean;
+  /** An input of the area's own (given value and onChange by the form), instead of a text box. */
+  control?: ReactNode;
 }
 
 type Values = Record<string, string | boolean>;
@@ -72,7 +74,9 @@ export function ConfigFormItems({ fields, editing }: { fields: ConfigField[]; ed
           extra={f.helpKey ? t(f.helpKey) : undefined}
           valuePropName={f.kind === 'flag' ? 'checked' : 'value'}
         >
-          {f.kind === 'flag' ? (
+          {f.control ? (
+            f.control
+          ) : f.kind === 'flag' ? (
             <Switch aria-label={t(`config.fields.${f.name}`)} />
           ) : (
             <Input disabled={editing && f.fixed} autoComplete="off" />

@@ -1,5 +1,6 @@
 import { AdminConfigPaths, type ConfigCurrency } from '@verdant/api';
 import { useTranslation } from 'react-i18next';
+import { ChainSwitches } from './ChainSwitches';
 import { ConfigTable, OnOff } from './ConfigTable';
 
 /** Currencies and their chains: minimums, withdrawal fee, deposits and withdrawals on or off. */
@@ -15,7 +16,13 @@ export default function CurrenciesPage() {
       rowName={(r) => r.symbol}
       columns={[
         { title: t('config.currencies.symbol'), render: (_, r) => `${r.symbol} · ${r.name}` },
-        { title: t('config.currencies.chains'), render: (_, r) => r.chains.join(', ') || '—' },
+        {
+          title: t('config.currencies.chains'),
+          render: (_, r) =>
+            r.chains
+              .map((c) => (r.chains_off.includes(c) ? t('config.currencies.chainOff', { chain: c }) : c))
+              .join(', ') || '—',
+        },
         { title: t('config.fields.min_deposit'), dataIndex: 'min_deposit' },
         { title: t('config.fields.min_withdraw'), dataIndex: 'min_withdraw' },
         { title: t('config.fields.withdraw_fee'), dataIndex: 'withdraw_fee' },
@@ -36,6 +43,12 @@ export default function CurrenciesPage() {
         { name: 'withdraw_fee', kind: 'text', helpKey: 'config.currencies.feeHelp' },
         { name: 'can_deposit', kind: 'flag' },
         { name: 'can_withdraw', kind: 'flag' },
+        {
+          name: 'chains_off',
+          kind: 'text',
+          helpKey: 'config.currencies.chainsHelp',
+          control: <ChainSwitches />,
+        },
       ]}
       toForm={(r) => ({
         id: String(r.id),
@@ -44,6 +57,7 @@ export default function CurrenciesPage() {
         withdraw_fee: r.withdraw_fee,
         can_deposit: r.can_deposit,
         can_withdraw: r.can_withdraw,
+        chains_off: r.chains_off.join(','),
       })}
     />
   );
