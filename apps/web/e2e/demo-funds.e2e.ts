@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { addDecimal, compareDecimal, mulDecimal, truncateDecimal } from '@verdant/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeSession } from './accounts.ts';
 import {
   eventually,
   expectOk,
@@ -60,16 +61,7 @@ const dialogButton = (name: string) =>
 describe('demo funds, end to end in Chromium at 390 × 844', () => {
   it('a new user takes the demo funds on the assets page, once', async () => {
     userToken = await registerByEmail(server!, mailbox, email, 'demo-pass-1');
-    const user = await expectOk(server!.api('user/center', {}, userToken, 'GET'));
-    await go('/');
-    await page.evaluate(
-      ([token, u]) => {
-        localStorage.setItem('token', token);
-        localStorage.setItem('user', u);
-        localStorage.setItem('lang', 'en');
-      },
-      [userToken, JSON.stringify(user)] as const,
-    );
+    await storeSession(page, server!, userToken);
     await go('/pages/assets/index');
     await page.reload();
     const take = page.getByRole('button', { name: en.assets.demo.take });
