@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { storeConsoleSession, storeSession, verifyIdentity } from './accounts.ts';
 import {
   createOperator,
   eventually,
-  expectOk,
   launchBrowser,
   operatorToken,
   registerByEmail,
@@ -62,15 +62,7 @@ afterAll(async () => {
 describe('an option delivery time edited in the console, seen in the phone app', () => {
   it('the operator opens the delivery times (signed in through the API, the session in the console storage)', async () => {
     const token = await operatorToken(server!, OPERATOR);
-    const operator = await expectOk(server!.api('admin/me', {}, token, 'GET'));
-    await consolePage.goto(`${server!.base}/admin/`);
-    await consolePage.evaluate(
-      ([t, op]) => {
-        localStorage.setItem('verdant-admin-session', JSON.stringify({ token: t, operator: JSON.parse(op) }));
-        localStorage.setItem('verdant-admin-lang', 'en');
-      },
-      [token, JSON.stringify(operator)] as const,
-    );
+    await storeConsoleSession(consolePage, server!, token);
     await consolePage.goto(`${server!.base}/admin/#/config/options`);
     await consolePage.getByRole('heading', { name: en.nav.configOptions }).waitFor();
     await consolePage.getByRole('cell', { name: 'BTC/USDT' }).first().waitFor();
@@ -105,28 +97,9 @@ describe('an option delivery time edited in the console, seen in the phone app',
     const email = `config.${Date.now()}@example.com`;
     const userToken = await registerByEmail(server!, mailbox, email, 'config-pass-1');
     // a verified user (buying needs it), as an operator's review leaves one
-    await expectOk(
-      server!.api(
-        'user/real_name',
-        { country: 'TH', name: 'Somchai Jaidee', id_number: 'AB123456' },
-        userToken,
-      ),
-    );
     const opToken = await operatorToken(server!, OPERATOR);
-    const kyc = await expectOk(
-      server!.api<{ items: { id: number }[] }>('admin/verifications?status=pending', {}, opToken, 'GET'),
-    );
-    await expectOk(server!.api('admin/verifications/approve', { id: String(kyc.items[0]?.id) }, opToken));
-    const user = await expectOk(server!.api('user/center', {}, userToken, 'GET'));
-    await phone.goto(`${server!.base}/h5/#/`);
-    await phone.evaluate(
-      ([t, u]) => {
-        localStorage.setItem('token', t);
-        localStorage.setItem('user', u);
-        localStorage.setItem('lang', 'en');
-      },
-      [userToken, JSON.stringify(user)] as const,
-    );
+    await verifyIdentity(server!, userToken, opToken);
+    await storeSession(phone, server!, userToken);
     await phone.goto(`${server!.base}/h5/#/pages/option/detail`);
     await phone.reload();
     await phone
