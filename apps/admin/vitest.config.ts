@@ -7,6 +7,6 @@ export default defineProject({
     include: ['src/**/*.test.{ts,tsx}'],
     setupFiles: ['src/test/setup-dom.ts'],
     // the first test of a file compiles antd on the spot
-    testTimeout: 20_000,
+    testTimeout: 40_000,
   },
 });
