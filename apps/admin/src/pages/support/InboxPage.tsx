@@ -1,3 +1,4 @@
+import { DisconnectOutlined } from '@ant-design/icons';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   type AdminConversation,
@@ -268,18 +269,14 @@ export default function InboxPage() {
 
   return (
     <div className="v-inbox">
-      <Card
-        className="v-inbox__list"
-        title={t('nav.supportInbox')}
-        extra={
-          live.state === 'reconnecting' ? (
-            <Tag color="warning" role="status">
+      <Card className="v-inbox__list" title={t('nav.supportInbox')}>
+        <div className="v-inbox__filters">
+          {live.state === 'reconnecting' && (
+            // nothing arrives by itself until the socket is back: the inbox says so
+            <Tag role="status" icon={<DisconnectOutlined />} className="v-inbox__link">
               {t('support.reconnecting')}
             </Tag>
-          ) : null
-        }
-      >
-        <div className="v-inbox__filters">
+          )}
           <Segmented
             block
             value={status}
