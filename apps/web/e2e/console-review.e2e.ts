@@ -9,6 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import * as OTPAuth from 'otpauth';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiOf, declareDeposit } from './accounts.ts';
 import {
   createOperator,
   eventually,
@@ -25,10 +26,6 @@ const OPERATOR = { username: 'console-admin', password: 'first-password-1' };
 const NEW_PASSWORD = 'my-own-password-2';
 const FUND_PASSWORD = '135790';
 const BANK = '9999';
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 /** Where the console's pages are saved for a look (ADMIN_SHOTS overrides). */
 const SHOTS = process.env.ADMIN_SHOTS || join(tmpdir(), 'verdant-console-shots');
 
@@ -67,10 +64,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
-  if (!server) throw new Error('no server');
-  return server.api<T>(path, body, token, method);
-}
+const api = apiOf(() => server);
 
 /** A screenshot to look at, and axe-core's WCAG 2.1 AA checks of the page as it is: none may fail. */
 async function shot(name: string) {
@@ -159,18 +153,7 @@ describe('the operator console, end to end in Chromium at 1280 × 800', () => {
   });
 
   it('passes a deposit with the amount that arrived: the user is credited that amount', async () => {
-    const form = new FormData();
-    form.append('file', new Blob([PNG], { type: 'image/png' }), 'voucher.png');
-    const uploaded = (await (
-      await fetch(`${server!.base}/api/upload`, {
-        method: 'POST',
-        headers: { authorization: userToken },
-        body: form,
-      })
-    ).json()) as { data: { name: string } };
-    await expectOk(
-      api('wallet/charge_req', { currency_id: BANK, amount: '1000', image: uploaded.data.name }, userToken),
-    );
+    await declareDeposit(server!, userToken, { currency_id: BANK, amount: '1000' });
     expect(await bankBalance()).toEqual({ available: '0', frozen: '0' });
 
     await page.getByRole('menuitem', { name: /Deposits/ }).click();
