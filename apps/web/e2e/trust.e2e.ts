@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiOf, fundUser, storeSession } from './accounts.ts';
 import {
   createOperator,
   eventually,
@@ -22,10 +23,6 @@ import {
 // first; subscribe to a new coin, have an operator pass it, and redeem it once it has launched.
 
 const en = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/en.json'), 'utf8'));
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 const OPERATOR = { username: 'e2e-trust-ops', password: 'operator-pass-1' };
 const DAY_MS = 3000;
 // the seeded project closes 90 s after the server data is made and launches 5 s later
@@ -41,10 +38,7 @@ let userToken: string;
 let opToken: string;
 const email = `trust.${Date.now()}@example.com`;
 
-function api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
-  if (!server) throw new Error('no server');
-  return server.api<T>(path, body, token, method);
-}
+const api = apiOf(() => server);
 
 type Balance = { currency_id: number; available: string; frozen: string };
 type WalletList = { accounts: { type: string; currencies: Balance[] }[] };
@@ -92,40 +86,12 @@ describe('locked deposits and new coins, end to end in Chromium at 390 × 844', 
   it('a user deposits 3000 USDT and moves 1500 to the trust account', async () => {
     userToken = await registerByEmail(server!, mailbox, email, 'trust-pass-1');
     opToken = await operatorToken(server!, OPERATOR);
-    const form = new FormData();
-    form.append('file', new Blob([PNG], { type: 'image/png' }), 'voucher.png');
-    const uploaded = (await (
-      await fetch(`${server?.base}/api/upload`, {
-        method: 'POST',
-        headers: { authorization: userToken },
-        body: form,
-      })
-    ).json()) as { data: { name: string } };
-    await expectOk(
-      api(
-        'wallet/charge_req',
-        { currency_id: '3', chain: 'TRC20', amount: '3000', image: uploaded.data.name },
-        userToken,
-      ),
-    );
-    const deposits = await expectOk(
-      api<{ items: { id: number }[] }>('admin/deposits?status=pending', {}, opToken, 'GET'),
-    );
-    await expectOk(api('admin/deposits/approve', { id: String(deposits.items[0]?.id) }, opToken));
+    await fundUser(server!, userToken, opToken, { currency_id: '3', chain: 'TRC20', amount: '3000' });
     await expectOk(
       api('wallet/change', { currency_id: '3', from: 'spot', to: 'trust', amount: '1500' }, userToken),
     );
     expect((await balance('trust', 3)).available).toBe('1500');
-    const user = await expectOk(api('user/center', {}, userToken, 'GET'));
-    await go('/');
-    await page.evaluate(
-      ([token, u]) => {
-        localStorage.setItem('token', token);
-        localStorage.setItem('user', u);
-        localStorage.setItem('lang', 'en');
-      },
-      [userToken, JSON.stringify(user)] as const,
-    );
+    await storeSession(page, server!, userToken);
   });
 
   it('the Finance tab lists the products; buying checks amount and agreement, then confirms', async () => {
