@@ -36,7 +36,7 @@ export function addMessage(qc: QueryClient, m: SupportMessage): void {
   });
 }
 
-function applyRead(qc: QueryClient, e: SupportReadEvent): void {
+export function applyRead(qc: QueryClient, e: SupportReadEvent): void {
   qc.setQueryData<SupportHistory>(supportKeys.messages(e.conversation_id), (h) => {
     if (!h) return h;
     if (e.reader === 'support') return { ...h, unread: 0 };
