@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiOf, PNG, storeSession } from './accounts.ts';
 import {
   eventually,
   expectOk,
@@ -25,10 +26,6 @@ const en = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/en.
 const adminEn = JSON.parse(
   readFileSync(join(import.meta.dirname, '../../admin/src/locales/en.json'), 'utf8'),
 );
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 const OPERATOR = { username: 'e2e-support', password: 'operator-pass-1' };
 
 let dataDir: string;
@@ -41,10 +38,7 @@ let userToken: string;
 let opToken: string;
 const email = `chat.${Date.now()}@example.com`;
 
-function api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
-  if (!server) throw new Error('no server');
-  return server.api<T>(path, body, token, method);
-}
+const api = apiOf(() => server);
 
 beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), 'verdant-chat-e2e-'));
@@ -88,16 +82,7 @@ describe('live chat with support, end to end in Chromium at 390 × 844', () => {
   it('the help centre shows the seeded questions; pricing opens its article', async () => {
     userToken = await registerByEmail(server!, mailbox, email, 'chat-pass-1');
     opToken = await operatorToken(server!, OPERATOR);
-    const user = await expectOk(api('user/center', {}, userToken, 'GET'));
-    await go('/');
-    await page.evaluate(
-      ([token, u]) => {
-        localStorage.setItem('token', token);
-        localStorage.setItem('user', u);
-        localStorage.setItem('lang', 'en');
-      },
-      [userToken, JSON.stringify(user)] as const,
-    );
+    await storeSession(page, server!, userToken);
     await go('/pages/help-center/center');
     await page.reload();
     await page.getByRole('link', { name: 'Pricing and valuation method' }).click();
