@@ -1,4 +1,5 @@
 import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
 import { expectOk, type startServer } from './support.ts';
 
 // The steps many e2e files take to get a user or an operator ready over the API, written once:
@@ -7,7 +8,7 @@ import { expectOk, type startServer } from './support.ts';
 
 type Server = Awaited<ReturnType<typeof startServer>>;
 
-/** A 1 × 1 PNG: vouchers and chat pictures must be real images, what they show does not matter. */
+/** A real 1 × 1 PNG (the server types uploads from their bytes); what it shows does not matter. */
 export const PNG = Buffer.from(
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
   'base64',
@@ -31,7 +32,9 @@ export async function uploadPicture(server: Server, token: string): Promise<stri
     headers: { authorization: token },
     body: form,
   });
-  return ((await res.json()) as { data: { name: string } }).data.name;
+  const body = (await res.json()) as { type: string; message: string; data: { name: string } };
+  expect(body.type, body.message).toBe('ok');
+  return body.data.name;
 }
 
 type DepositFields = { currency_id: string; amount: string; chain?: string };

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { compareDecimal, subDecimal } from '@verdant/engine';
 import type { Browser, Page, WebSocket } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiOf, fundUser } from './accounts.ts';
 import {
   createOperator,
   eventually,
@@ -21,10 +22,6 @@ import {
 // order, its fill and the new balances on screen.
 
 const en = JSON.parse(readFileSync(join(import.meta.dirname, '../src/locales/en.json'), 'utf8'));
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 const OPERATOR = { username: 'e2e-markets-ops', password: 'operator-pass-1' };
 const DEPOSIT = '10000';
 
@@ -38,10 +35,7 @@ const email = `markets.${Date.now()}@example.com`;
 /** Socket.IO frames the page received, as text. */
 const frames: string[] = [];
 
-function api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
-  if (!server) throw new Error('no server');
-  return server.api<T>(path, body, token, method);
-}
+const api = apiOf(() => server);
 
 type Balance = { symbol: string; available: string; frozen: string };
 type WalletList = { accounts: { type: string; currencies: Balance[] }[] };
@@ -96,28 +90,8 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
   it('a user registers and an operator credits a 10000 USDT deposit', async () => {
     userToken = await registerByEmail(server!, mailbox, email, 'markets-pass-1');
 
-    const form = new FormData();
-    form.append('file', new Blob([PNG], { type: 'image/png' }), 'voucher.png');
-    const uploaded = (await (
-      await fetch(`${server?.base}/api/upload`, {
-        method: 'POST',
-        headers: { authorization: userToken },
-        body: form,
-      })
-    ).json()) as { type: string; message: string; data: { name: string } };
-    expect(uploaded.type, uploaded.message).toBe('ok');
-    await expectOk(
-      api(
-        'wallet/charge_req',
-        { currency_id: '3', chain: 'TRC20', amount: DEPOSIT, image: uploaded.data.name },
-        userToken,
-      ),
-    );
     const opToken = await operatorToken(server!, OPERATOR);
-    const queue = await expectOk(
-      api<{ items: { id: number }[] }>('admin/deposits?status=pending', {}, opToken, 'GET'),
-    );
-    await expectOk(api('admin/deposits/approve', { id: String(queue.items[0]?.id) }, opToken));
+    await fundUser(server!, userToken, opToken, { currency_id: '3', chain: 'TRC20', amount: DEPOSIT });
     expect((await spot('USDT')).available).toBe(DEPOSIT);
 
     // the browser gets the session as the login page would leave it, in English

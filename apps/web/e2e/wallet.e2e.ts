@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { addDecimal, compareDecimal } from '@verdant/engine';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiOf, PNG, storeSession } from './accounts.ts';
 import {
   createOperator,
   eventually,
@@ -28,11 +29,6 @@ const OPERATOR = { username: 'e2e-ops', password: 'operator-pass-1' };
 const FUND_PASSWORD = '246810';
 // a well-formed Tron (TRC20) address: base58check with the 0x41 prefix
 const TRON_ADDRESS = 'TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t';
-// a real 1×1 PNG: the server types uploads from their bytes
-const PNG = Buffer.from(
-  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
-  'base64',
-);
 
 let dataDir: string;
 let mailbox: Awaited<ReturnType<typeof startOutbox>>;
@@ -63,10 +59,7 @@ afterAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
 });
 
-function api<T = unknown>(path: string, body: Record<string, string> = {}, token?: string, method = 'POST') {
-  if (!server) throw new Error('no server');
-  return server.api<T>(path, body, token, method);
-}
+const api = apiOf(() => server);
 
 const go = (route: string) => page.goto(`${server?.base}/h5/#${route}`);
 
@@ -103,16 +96,7 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
     await expectOk(api('admin/verifications/approve', { id: String(queue.items[0]?.id) }, opToken));
 
     // the browser gets the session as the login page would leave it, in English
-    const user = await expectOk(api('user/center', {}, userToken, 'GET'));
-    await go('/');
-    await page.evaluate(
-      ([token, u]) => {
-        localStorage.setItem('token', token);
-        localStorage.setItem('user', u);
-        localStorage.setItem('lang', 'en');
-      },
-      [userToken, JSON.stringify(user)] as const,
-    );
+    await storeSession(page, server!, userToken);
     await go('/pages/verification/index');
     await page.reload();
     await page.getByText(en.verificationState.verified).first().waitFor();
