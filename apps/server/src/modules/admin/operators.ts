@@ -306,6 +306,27 @@ export async function findOperatorSession(q: Queryable, token: string): Promise<
 }
 
 /**
+ * Of these token hashes, those whose sessions are still signed in all the way (not revoked,
+ * disabled or expired, every sign-in step done). Read only: a socket that stays open must not
+ * keep its session from expiring, as a request would.
+ */
+export async function liveOperatorSessions(
+  q: Queryable,
+  tokenHashes: readonly string[],
+): Promise<Set<string>> {
+  if (tokenHashes.length === 0) return new Set();
+  const rows = await q.query<{ token_hash: string }>(
+    `SELECT s.token_hash FROM operator_sessions s JOIN operators o ON o.id = s.operator_id
+      WHERE s.token_hash = ANY($1::text[]) AND s.revoked_at IS NULL AND NOT o.disabled
+        AND s.stage = 'ready'
+        AND s.last_seen_at > now() - make_interval(hours => $2)
+        AND s.created_at > now() - make_interval(hours => $3)`,
+    [tokenHashes, SESSION_IDLE_HOURS, SESSION_MAX_HOURS],
+  );
+  return new Set(rows.map((r) => r.token_hash));
+}
+
+/**
  * preHandler of /api/admin routes: a ready operator session is required (999 otherwise, also for
  * a user's token and for a session still at its password or TOTP step), and its role must be one
  * of `roles` (403 otherwise); admins may do everything.

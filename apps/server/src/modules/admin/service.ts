@@ -56,6 +56,7 @@ export { auditedChange, CONFIG_ROLES, ConfigFields, type ConfigForm } from './co
 export {
   findOperatorSession,
   listOperators,
+  liveOperatorSessions,
   type OperatorSession,
   operatorOf,
   REVIEWERS,

@@ -9,8 +9,10 @@ import type {
 } from '@verdant/api';
 import { type Socket as ClientSocket, io as connectTo } from 'socket.io-client';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../../http/auth.ts';
 import { type Harness, registerByEmail, startHarness } from '../../test/harness.ts';
 import { auditRows, operatorLogin, uploadPng } from '../admin/testing.ts';
+import { sweepOperatorSockets } from './sockets.ts';
 
 let h: Harness;
 let url: string;
@@ -257,6 +259,30 @@ describe('users and operators stay apart', () => {
     const view = (await h.app.io.fetchSockets()).find((x) => x.id === asUser.id)!;
     expect(view.data.userId).toBeUndefined();
     expect([...view.rooms]).toEqual([asUser.id]);
+  });
+
+  it('lets in only a session signed in all the way, and closes an operator socket once its session ends', async () => {
+    const u = await registerByEmail(h);
+    // a session at its TOTP step (password known, code not yet given) hears nothing
+    const halfway = await operatorLogin(h, 'support');
+    await h.app.ctx.db.query("UPDATE operator_sessions SET stage = 'totp' WHERE token_hash = $1", [
+      hashToken(halfway.token),
+    ]);
+    await expect(connect(halfway.token, { operator: true })).rejects.toThrow();
+
+    const leaving = await operatorLogin(h, 'support');
+    const staying = await operatorLogin(h, 'support');
+    const a = await connect(leaving.token, { operator: true });
+    const b = await connect(staying.token, { operator: true });
+    const closed = new Promise<string>((resolve) => a.once('disconnect', (reason) => resolve(reason)));
+    expect(await h.call('POST', 'admin/logout', {}, { token: leaving.token })).toMatchObject({ status: 200 });
+    expect(await sweepOperatorSockets(h.app)).toBe(1);
+    expect(await closed).toBe('io server disconnect');
+    // the one still signed in keeps hearing the chats
+    const heard = next<SupportMessage>(b, 'support:message');
+    await h.call('POST', 'support/send', { text: 'still there?' }, { token: u.token });
+    expect((await heard).conversation_id).toBe(await conversationOf(u.user.id));
+    expect(a.connected).toBe(false);
   });
 
   it('checks roles on every chat route and writes reply, assign and close to the audit log', async () => {

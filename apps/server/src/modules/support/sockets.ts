@@ -3,8 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import type { Socket } from 'socket.io';
 import { AppError } from '../../http/errors.ts';
 import { t } from '../../i18n/index.ts';
-import { findOperatorSession } from '../admin/service.ts';
+import { findOperatorSession, liveOperatorSessions } from '../admin/service.ts';
 import { SUPPORT_ROLES, SUPPORT_ROOM, type SupportService } from './service.ts';
+
+/** How often the operators' open sockets are checked against their sessions. */
+const OPERATOR_SWEEP_MS = 15_000;
 
 /** Typing signals a socket may send: one per this many milliseconds, the rest are dropped. */
 const TYPING_EVERY_MS = 2_000;
@@ -33,6 +36,14 @@ function errorText(socket: Socket, err: unknown): string {
  * to a namespace of their own with an operator token, so a user's socket can never join the room
  * where every conversation is announced, and an operator's token never counts as a user's.
  */
+/** Each server's check of its operator sockets (tests run it at once instead of waiting). */
+const sweeps = new WeakMap<object, () => Promise<number>>();
+
+/** Closes this process's operator sockets whose sessions ended; answers how many. */
+export function sweepOperatorSockets(app: FastifyInstance): Promise<number> {
+  return sweeps.get(app.io)?.() ?? Promise.resolve(0);
+}
+
 export function attachSupportSockets(app: FastifyInstance, support: SupportService): void {
   app.io.on('connection', (socket) => {
     const userId = socket.data.userId as number | undefined;
@@ -73,11 +84,13 @@ export function attachSupportSockets(app: FastifyInstance, support: SupportServi
       typeof token === 'string' && token
         ? await findOperatorSession(app.ctx.db, token).catch(() => null)
         : null;
-    if (!session || !SUPPORT_ROLES.includes(session.role)) {
+    // a session still at its password or TOTP step is not signed in (as on every operator route)
+    if (session?.stage !== 'ready' || !SUPPORT_ROLES.includes(session.role)) {
       next(new Error('not allowed'));
       return;
     }
     socket.data.operatorId = session.id;
+    socket.data.tokenHash = session.tokenHash;
     socket.data.lang = 'en';
     await socket.join(SUPPORT_ROOM);
     next();
@@ -90,4 +103,22 @@ export function attachSupportSockets(app: FastifyInstance, support: SupportServi
       support.adminTyping(id).catch((err) => app.log.warn({ err }, 'support: typing'));
     });
   });
+
+  // A session ended after its socket connected (logout, disabled, expired) must stop hearing the
+  // chats: each process checks its own operator sockets now and then and closes the ended ones.
+  const sweepOperators = async (): Promise<number> => {
+    const sockets = [...operators.sockets.values()];
+    const live = await liveOperatorSessions(app.ctx.db, [
+      ...new Set(sockets.map((s) => s.data.tokenHash as string)),
+    ]);
+    const ended = sockets.filter((s) => !live.has(s.data.tokenHash as string));
+    for (const s of ended) s.disconnect(true);
+    return ended.length;
+  };
+  const timer = setInterval(() => {
+    sweepOperators().catch((err) => app.log.warn({ err }, 'support: operator socket check'));
+  }, OPERATOR_SWEEP_MS);
+  timer.unref();
+  app.addHook('onClose', async () => clearInterval(timer));
+  sweeps.set(app.io, sweepOperators);
 }
