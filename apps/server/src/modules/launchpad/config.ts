@@ -12,6 +12,7 @@ import {
   type OperatorSession,
   writeAudit,
 } from '../admin/service.ts';
+import type { ProjectRow } from './store.ts';
 
 /** Text per language from name_th … name_hk: English required, the rest fall back to it. */
 function perLang(f: ConfigFields, prefix: string, max: number): Record<string, string> {
@@ -23,27 +24,9 @@ function perLang(f: ConfigFields, prefix: string, max: number): Record<string, s
   return out;
 }
 
-interface Row {
-  id: number;
-  name: Record<string, string>;
-  intro: Record<string, string>;
-  coin_currency_id: number;
-  pay_currency_id: number;
-  issue_price: string;
-  total_supply: string;
-  subscribed: string;
-  user_min: string;
-  user_max: string;
-  starts_at: Date;
-  ends_at: Date;
-  launch_at: Date;
-  lockup_days: number;
-  expected_return: string;
-  recommend: boolean;
-  tick_size: string;
-  lot_size: string;
+/** A project as operators edit it: the stored row, its sort order and what users hold of it. */
+interface Row extends ProjectRow {
   sort: number;
-  market_id: number | null;
   orders: number;
   passed: number;
 }
