@@ -7,7 +7,7 @@
  * the figures are the medians.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -136,15 +136,26 @@ export async function lighthouseBench(
         await setLogin(p.login);
         // Lighthouse clears the HTTP cache before each run (not localStorage: its default
         // clearStorageTypes leave it), so every run is a first visit's load
-        const result = await lighthouse(`${base}/h5/${p.hash}`, {
-          port: cdpPort,
-          output: 'json',
-          logLevel: 'error',
-          onlyCategories: ['performance', 'accessibility'],
-        });
-        const lhr = result?.lhr;
-        if (!lhr) throw new Error(`Lighthouse gave no result for ${p.key}`);
-        if (lhr.runtimeError) throw new Error(`Lighthouse on ${p.key}: ${lhr.runtimeError.message}`);
+        // A trace Chromium failed to record (NO_NAVSTART, seen on a loaded machine) is run again once
+        let lhr: NonNullable<Awaited<ReturnType<typeof lighthouse>>>['lhr'] | undefined;
+        for (let attempt = 1; ; attempt++) {
+          const result = await lighthouse(`${base}/h5/${p.hash}`, {
+            port: cdpPort,
+            output: 'json',
+            logLevel: 'error',
+            onlyCategories: ['performance', 'accessibility'],
+          });
+          lhr = result?.lhr;
+          if (!lhr) throw new Error(`Lighthouse gave no result for ${p.key}`);
+          if (!lhr.runtimeError) break;
+          if (attempt === 2) throw new Error(`Lighthouse on ${p.key}: ${lhr.runtimeError.message}`);
+          log(`  run ${r + 1} ${p.key}: ${lhr.runtimeError.code}, once more`);
+        }
+        // LIGHTHOUSE_REPORTS=<folder> keeps every run's report (long tasks, main-thread breakdown)
+        if (process.env.LIGHTHOUSE_REPORTS) {
+          mkdirSync(process.env.LIGHTHOUSE_REPORTS, { recursive: true });
+          writeFileSync(join(process.env.LIGHTHOUSE_REPORTS, `${p.key}-${r + 1}.json`), JSON.stringify(lhr));
+        }
         const num = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
         const lh = {
           perf: Math.round((lhr.categories.performance?.score ?? 0) * 100),
