@@ -1,14 +1,21 @@
 import type { Locale } from 'antd-mobile/es/locales/base';
-import { createHashRouter, RouterProvider } from 'react-router';
+import { HashRouter, useLocation, useRoutes } from 'react-router';
 import { AppProviders } from './providers';
+import { RouteErrorBoundary } from './RouteError';
 import { routes } from './routes';
 
-const router = createHashRouter(routes);
+function AppRoutes() {
+  const element = useRoutes(routes);
+  const { pathname } = useLocation();
+  return <RouteErrorBoundary pathname={pathname}>{element}</RouteErrorBoundary>;
+}
 
 export function App({ antdLocale }: { antdLocale: Locale }) {
   return (
     <AppProviders antdLocale={antdLocale}>
-      <RouterProvider router={router} />
+      <HashRouter>
+        <AppRoutes />
+      </HashRouter>
     </AppProviders>
   );
 }

@@ -1,20 +1,29 @@
-import { useMatches } from 'react-router';
-import { type PageMeta, type PageName, pages } from '../shared/paths';
+import { useMemo } from 'react';
+import { matchRoutes, type RouteObject, useLocation } from 'react-router';
+import { type PageMeta, type PageName, pages, paths } from '../shared/paths';
 
 export interface RouteHandle {
   page: PageName;
 }
 
-function isRouteHandle(v: unknown): v is RouteHandle {
-  return Boolean(v && typeof v === 'object' && 'page' in v);
+// Every page's path, matched as the router matches it (case, a trailing slash): the router runs
+// in declarative mode (no useMatches), so the page is found from the location.
+const PAGE_ROUTES: RouteObject[] = (Object.keys(paths) as PageName[]).map((page) => ({
+  path: paths[page],
+  handle: { page } satisfies RouteHandle,
+}));
+
+/** The page at a hash path (without its query), or null when no page has that path. */
+export function pageAt(pathname: string): PageName | null {
+  const handle = matchRoutes(PAGE_ROUTES, pathname)?.at(-1)?.route.handle as RouteHandle | undefined;
+  return handle?.page ?? null;
 }
 
 /** The page the router matched, with its title and login requirement. */
 export function useCurrentPage(): { name: PageName; meta: PageMeta } | null {
-  const matches = useMatches();
-  for (let i = matches.length - 1; i >= 0; i--) {
-    const handle = matches[i]?.handle;
-    if (isRouteHandle(handle)) return { name: handle.page, meta: pages[handle.page] };
-  }
-  return null;
+  const { pathname } = useLocation();
+  return useMemo(() => {
+    const name = pageAt(pathname);
+    return name ? { name, meta: pages[name] } : null;
+  }, [pathname]);
 }

@@ -1,11 +1,10 @@
-import { matchRoutes, Navigate, type RouteObject } from 'react-router';
+import { Navigate, type RouteObject } from 'react-router';
 import { type PageName, pages, paths, TAB_PAGES } from '../shared/paths';
 import { AppShell } from './AppShell';
 import { RequireAuth } from './guard';
 import { type LazyPage, lazyPage } from './lazy-page';
 import { PageLayout } from './PageLayout';
-import type { RouteHandle } from './page-meta';
-import { RouteError } from './RouteError';
+import { pageAt, type RouteHandle } from './page-meta';
 import { TabLayout } from './TabLayout';
 
 type Page = LazyPage<object>;
@@ -148,7 +147,6 @@ const OTHER_NAMES = (Object.keys(paths) as PageName[]).filter((n) => !TAB_NAMES.
 export const routes: RouteObject[] = [
   {
     element: <AppShell />,
-    errorElement: <RouteError />,
     children: [
       { element: <TabLayout />, children: TAB_NAMES.map(pageRoute) },
       { element: <PageLayout />, children: OTHER_NAMES.map(pageRoute) },
@@ -162,7 +160,5 @@ export const routes: RouteObject[] = [
  * arrives together with the language files instead of after the first render asked for it.
  */
 export function preloadPage(pathname: string): void {
-  const match = matchRoutes(routes, pathname)?.at(-1);
-  const name = (match?.route.handle as RouteHandle | undefined)?.page;
-  (name ? PAGE_COMPONENTS[name] : Home).preload();
+  PAGE_COMPONENTS[pageAt(pathname) ?? 'home'].preload();
 }
