@@ -3,7 +3,8 @@
  * same second, with their stakes frozen in the option accounts, on a fresh database (in-process
  * PGlite, or a fresh schema on PostgreSQL):
  *  - `settle10kMs`: one settlement pass (the job's settleDue) over the 10,000, the delivery tick
- *    already recorded: orders marked delivered and every posting written, committed;
+ *    already recorded: orders marked delivered, every posting and each user's message written,
+ *    committed; the median of three such passes over 10,000 new orders each;
  *  - `p99LateMs`: the job on its timer while a feed records a tick every 250 ms: how long after
  *    an order could first settle (its delivery time, or its delivery tick's commit when that
  *    came later) its settlement was committed, p50 / p99 / max over the 10,000;
@@ -21,13 +22,17 @@ import { mulberry32 } from './shared.ts';
 const USERS = 1_000;
 const ORDERS = 10_000;
 const PEER_ORDERS = 200;
+/** One-pass rounds; the median is reported. */
+const ROUNDS = 3;
 const USDT = 3;
 const BTC = 1;
 
 export interface OptionsBench {
   db: 'pglite' | 'postgres';
   orders: number;
+  /** The median of ROUNDS passes; `passesMs` has each. */
   settle10kMs: number;
+  passesMs: number[];
   /** CPU time of this process for that pass: with PGlite the database's work too, and far less moved by other load. */
   settle10kCpuMs: number;
   p50LateMs: number;
@@ -135,25 +140,35 @@ export async function optionsBench(opts: {
     await migrate(db);
     const users = await seedOptionUsers(db);
 
-    // 1. one pass over 10,000 due orders, the delivery tick recorded
-    const base = Date.now() - 120_000;
-    await seedOptionOrders(db, users, ORDERS, base, base + 30_000, 1);
-    await optionTick(db, '67000.01', base + 31_000);
-    const settler = new OptionSettler(db, { onSettled: () => {}, onError: (e) => console.error(e) });
-    const t0 = performance.now();
-    const cpu0 = process.cpuUsage();
-    const settled = await settler.settleDue(base + 31_000);
-    const settle10kMs = performance.now() - t0;
-    const cpu = process.cpuUsage(cpu0);
-    const settle10kCpuMs = (cpu.user + cpu.system) / 1000;
-    if (settled !== ORDERS) throw new Error(`bench: settled ${settled} of ${ORDERS}`);
-    const results = Object.fromEntries(
-      (
-        await db.query<{ result: string; n: number }>(
-          'SELECT result, count(*)::int AS n FROM option_orders GROUP BY result ORDER BY result',
-        )
-      ).map((r) => [r.result, r.n]),
-    );
+    // 1. one pass over 10,000 due orders, the delivery tick recorded; three rounds of 10,000 new
+    // orders (the 2nd and 3rd on a table that already holds the earlier ones), the median
+    // reported: one pass on this shared machine varies by ±15 % from run to run
+    const passes: { ms: number; cpuMs: number }[] = [];
+    let results: Record<string, number> = {};
+    for (let round = 0; round < ROUNDS; round++) {
+      const base = Date.now() - 120_000;
+      await seedOptionOrders(db, users, ORDERS, base, base + 30_000, 1 + round * 10);
+      await optionTick(db, round % 2 ? '66999.99' : '67000.01', base + 31_000);
+      const settler = new OptionSettler(db, { onSettled: () => {}, onError: (e) => console.error(e) });
+      const t0 = performance.now();
+      const cpu0 = process.cpuUsage();
+      const settled = await settler.settleDue(base + 31_000);
+      const ms = performance.now() - t0;
+      const cpu = process.cpuUsage(cpu0);
+      passes.push({ ms, cpuMs: (cpu.user + cpu.system) / 1000 });
+      if (settled !== ORDERS) throw new Error(`bench: settled ${settled} of ${ORDERS}`);
+      if (round === 0)
+        results = Object.fromEntries(
+          (
+            await db.query<{ result: string; n: number }>(
+              'SELECT result, count(*)::int AS n FROM option_orders GROUP BY result ORDER BY result',
+            )
+          ).map((r) => [r.result, r.n]),
+        );
+    }
+    const median = [...passes].sort((a, b) => a.ms - b.ms)[Math.floor(ROUNDS / 2)]!;
+    const settle10kMs = median.ms;
+    const settle10kCpuMs = median.cpuMs;
 
     // 2. the job on its timer: 10,000 due in the same second, a tick every 250 ms
     const dueAt = Date.now() + 3_000;
@@ -221,6 +236,7 @@ export async function optionsBench(opts: {
       db: opts.db,
       orders: ORDERS,
       settle10kMs,
+      passesMs: passes.map((p) => p.ms),
       settle10kCpuMs,
       p50LateMs: late.length ? pct(late, 50) : Number.NaN,
       p99LateMs: late.length ? pct(late, 99) : Number.NaN,

@@ -76,6 +76,25 @@ export async function verifyLedger(
     'SELECT id::text FROM ledger_accounts WHERE user_id IS NOT NULL AND (available < 0 OR frozen < 0)',
   );
   for (const n of negative) problems.push(`account ${n.id}: a user balance below zero`);
+  // every settling price is a recorded tick: a delivered option names its delivery tick, which
+  // must exist, be its market's, carry the price and time the order shows, and be the first
+  // recorded at or after the delivery time (ties: the lower id). No foreign key checks the
+  // tick as it is written (migration 0025).
+  const ticks = await q.query<{ id: string }>(
+    `SELECT o.id::text FROM option_orders o
+       LEFT JOIN index_ticks t ON t.id = o.delivery_tick_id
+      WHERE o.status = 'delivered'
+        AND (t.id IS NULL OR t.market_id <> o.market_id OR t.price <> o.delivery_price
+             OR t.created_at <> o.delivery_tick_at OR t.created_at < o.deliver_at
+             OR EXISTS (SELECT 1 FROM index_ticks e
+                         WHERE e.market_id = o.market_id AND e.created_at >= o.deliver_at
+                           AND (e.created_at < t.created_at OR (e.created_at = t.created_at AND e.id < t.id))))
+      ORDER BY o.id`,
+  );
+  for (const o of ticks)
+    problems.push(
+      `option order ${o.id}: its delivery price is not the first recorded tick at or after its delivery time`,
+    );
   if (opts.frozen !== false) problems.push(...(await frozenProblems(q)));
   return { ...counts!, problems };
 }

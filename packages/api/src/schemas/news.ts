@@ -18,6 +18,8 @@ export const MESSAGE_KINDS = [
   'verification_passed',
   'verification_rejected',
   'option_delivered',
+  // several options of one user delivered in one settlement pass: one message for them all
+  'options_delivered',
   'position_liquidated',
   'subscription_passed',
 ] as const;

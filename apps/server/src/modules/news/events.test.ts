@@ -180,35 +180,45 @@ describe('identity verification', () => {
 });
 
 describe('options, contracts and subscriptions', () => {
-  it('options delivered in one settlement pass each get their message, pushed after the pass commits', async () => {
+  it('options delivered in one settlement pass: one message per user, with the counts and the exact total when several, pushed after the pass commits', async () => {
     const a = await optionTrader(h);
     const b = await optionTrader(h);
-    const heard = await listen(a.token);
+    const heardA = await listen(a.token);
+    const heardB = await listen(b.token);
     // market 5 (xrpusdt) is this file's own: its ticks stay out of other tests
     await optionTick(h.app, '100', Date.now() - 1, 5);
     const orders = [];
-    for (const [u, direction] of [
-      [a, 'bullish'],
-      [a, 'bearish'],
-      [b, 'bullish'],
+    for (const [u, direction, amount] of [
+      [a, 'bullish', '100'],
+      [a, 'bearish', '100'],
+      [a, 'bullish', '33.3'],
+      [b, 'bullish', '100'],
     ] as const) {
-      const r = await buyOption(h, u.token, { symbol: 'xrpusdt', direction, amount: '100' });
+      const r = await buyOption(h, u.token, { symbol: 'xrpusdt', direction, amount });
       expect(r.body.message).toBe('Purchase successful');
       orders.push(r.body.data);
     }
     const due = Math.max(...orders.map((o) => Date.parse(o.deliver_at)));
     await optionTick(h.app, '101', due + 100, 5);
-    expect(await h.app.option.settleDue(due + 1000)).toBe(3);
-    const got = (await messages(a)).items.filter((m) => m.kind === 'option_delivered');
-    expect(got.map((m) => m.body).sort()).toEqual(
+    expect(await h.app.option.settleDue(due + 1000)).toBe(4);
+    // a: three delivered together, one message; 178.4 + 0 + 59.4072 paid (33.3 + 26.64 profit − 0.5328 fee)
+    const gotA = (await messages(a)).items.filter((m) => m.kind.startsWith('option'));
+    expect(gotA.map((m) => [m.kind, m.title, m.body])).toEqual([
       [
-        `Your option #${orders[0]!.id} was delivered at 101: won. Paid to your option account: 178.4 USDT.`,
-        `Your option #${orders[1]!.id} was delivered at 101: lost. Paid to your option account: 0 USDT.`,
-      ].sort(),
-    );
-    expect((await messages(b)).items.map((m) => m.kind)).toEqual(['option_delivered']);
-    await until(() => heard.length === 2, 'both option messages of user a');
-    expect(heard.every((m) => m.kind === 'option_delivered')).toBe(true);
+        'options_delivered',
+        'Options delivered',
+        "3 of your options were delivered: 2 won, 1 lost, 0 flat. Paid to your option account: 237.8072 USDT. Each one's delivery price is in your option history.",
+      ],
+    ]);
+    // b: one alone says its price and result
+    const gotB = (await messages(b)).items;
+    expect(gotB.map((m) => m.body)).toEqual([
+      `Your option #${orders[3]!.id} was delivered at 101: won. Paid to your option account: 178.4 USDT.`,
+    ]);
+    expect((await messages(a, 'th')).items[0]!.body).toContain('237.8072 USDT');
+    await until(() => heardA.length === 1 && heardB.length === 1, 'each user hears one message');
+    expect(heardA[0]!.kind).toBe('options_delivered');
+    expect(heardB[0]!.kind).toBe('option_delivered');
   });
 
   it('a liquidated position', async () => {

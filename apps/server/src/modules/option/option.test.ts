@@ -314,6 +314,36 @@ describe('delivery', () => {
     expect(await clean()).toEqual([]);
   });
 
+  it('ledger:verify proves each delivery price is the first recorded tick at or after the delivery time', async () => {
+    const u = await optionTrader(h);
+    const o = await buy(10, u.token, '1000', { amount: '30' });
+    const due = Date.parse(o.deliver_at);
+    await tick(h.app, '1001', due + 500, 10);
+    expect(await h.app.option.settleDue(due + 1000)).toBeGreaterThanOrEqual(1);
+    expect(await clean()).toEqual([]);
+    const problem = `option order ${o.id}: its delivery price is not the first recorded tick at or after its delivery time`;
+    // a price that is not the tick's
+    await h.app.ctx.db.query('UPDATE option_orders SET delivery_price = 1002 WHERE id = $1', [o.id]);
+    expect(await clean()).toContain(problem);
+    await h.app.ctx.db.query('UPDATE option_orders SET delivery_price = 1001 WHERE id = $1', [o.id]);
+    expect(await clean()).toEqual([]);
+    // an earlier tick at or after the delivery time that the settlement passed over
+    const skipped = await tick(h.app, '999', due + 100, 10);
+    expect(await clean()).toContain(problem);
+    await h.app.ctx.db.query('DELETE FROM index_ticks WHERE id = $1', [skipped]);
+    // a tick that does not exist
+    await h.app.ctx.db.query(
+      'UPDATE option_orders SET delivery_tick_id = delivery_tick_id + 1000000 WHERE id = $1',
+      [o.id],
+    );
+    expect(await clean()).toContain(problem);
+    await h.app.ctx.db.query(
+      'UPDATE option_orders SET delivery_tick_id = delivery_tick_id - 1000000 WHERE id = $1',
+      [o.id],
+    );
+    expect(await clean()).toEqual([]);
+  });
+
   it('pages the history newest first and refuses an unknown status', async () => {
     const u = await optionTrader(h);
     const a = await buy(6, u.token, '2000', { amount: '10' });

@@ -1,9 +1,10 @@
-import { type OptionDirection, settleOption } from '@verdant/engine';
+import { fromScaled, type OptionDirection, settleOption, toScaled } from '@verdant/engine';
 import type { Db } from '../../db/client.ts';
+import { plainArray, textArray } from '../../db/values.ts';
 import { currenciesById } from '../../ledger/currencies.ts';
 import { type Posting, postMany } from '../../ledger/ledger.ts';
 import { latestTickTimes, type SpanTick, ticksThrough } from '../market/service.ts';
-import { writeMessages } from '../news/service.ts';
+import { type MessageParams, writeMessages } from '../news/service.ts';
 import { feeCharges, rebatePostings } from '../referral/index.ts';
 
 /** Orders settled per transaction: big enough for the bench's 10,000 in a handful, small enough to keep locks short. */
@@ -22,6 +23,9 @@ interface DueRow {
   purchase_price: string;
   due: string;
 }
+
+/** A due order as the settling SELECT answers it: DueRow's fields but decimals, in that order. */
+type DueTuple = [string, number, number, number, OptionDirection, string, string, string, string, string];
 
 /** One settled order, as the caller publishes it after the commit. */
 export interface Settled {
@@ -47,12 +51,15 @@ export async function settleBatch(
     // are taken (and locked), in delivery order; each market's latest tick time comes from the
     // market module, once per batch
     const latest = await latestTickTimes(q);
-    // the rows are chosen, sorted and locked first, and only those taken are turned into text:
-    // the casts and the epoch arithmetic of every waiting row were most of this statement
-    const rows = await q.query<Omit<DueRow, 'decimals'>>(
-      `SELECT o.id::text, o.user_id, o.market_id, o.currency_id, o.direction, o.amount::text,
-              o.profit_ratio::text, o.fee_rate::text, o.purchase_price::text,
-              floor(extract(epoch FROM o.deliver_at) * 1000)::bigint::text AS due
+    // the rows are chosen, sorted and locked first, and only those taken are turned into text.
+    // They come back as one JSON array in one row: PGlite parses every field of every result row
+    // in JavaScript, which for 5,000 orders cost more than the query (docs/bench.md)
+    const [found] = await q.query<{ rows: string | null }>(
+      `SELECT json_agg(json_build_array(o.id::text, o.user_id, o.market_id, o.currency_id, o.direction,
+                                        o.amount::text, o.profit_ratio::text, o.fee_rate::text,
+                                        o.purchase_price::text,
+                                        floor(extract(epoch FROM o.deliver_at) * 1000)::bigint::text)
+                       ORDER BY d.deliver_at, d.id)::text AS rows
          FROM (SELECT o.id, o.deliver_at
                  FROM option_orders o
                  JOIN unnest($3::int[], $4::timestamptz[]) AS l(market_id, at) ON l.market_id = o.market_id
@@ -60,9 +67,33 @@ export async function settleBatch(
                 ORDER BY o.deliver_at, o.id
                 LIMIT $2
                   FOR UPDATE OF o SKIP LOCKED) d
-         JOIN option_orders o ON o.id = d.id
-        ORDER BY d.deliver_at, d.id`,
+         JOIN option_orders o ON o.id = d.id`,
       [new Date(now).toISOString(), limit, [...latest.keys()], [...latest.values()]],
+    );
+    const rows = (JSON.parse(found?.rows ?? '[]') as DueTuple[]).map(
+      ([
+        id,
+        user_id,
+        market_id,
+        currency_id,
+        direction,
+        amount,
+        profit_ratio,
+        fee_rate,
+        purchase_price,
+        due,
+      ]) => ({
+        id,
+        user_id,
+        market_id,
+        currency_id,
+        direction,
+        amount,
+        profit_ratio,
+        fee_rate,
+        purchase_price,
+        due,
+      }),
     );
     if (rows.length === 0) return { settled: [], seen: 0 };
     const currencies = await currenciesById(q);
@@ -167,19 +198,32 @@ export async function settleBatch(
           legs: [stake, { account: user, available: o.amount }],
         });
     }
-    const updated = await q.query<{ id: string; user_id: number }>(
-      `UPDATE option_orders o
-          SET status = 'delivered', delivery_tick_id = u.tick, delivery_price = u.price, delivery_tick_at = u.at,
-              result = u.result, payout = u.payout, pnl = u.pnl, fee = u.fee, settled_at = now()
-         FROM unnest($1::bigint[], $2::bigint[], $3::numeric[], $4::timestamptz[], $5::text[], $6::numeric[],
-                     $7::numeric[], $8::numeric[]) AS u(id, tick, price, at, result, payout, pnl, fee)
-        WHERE o.id = u.id AND o.status = 'waiting'
-        RETURNING o.id::text, o.user_id`,
-      [cols.id, cols.tick, cols.price, cols.at, cols.result, cols.payout, cols.pnl, cols.fee],
+    // the ids this statement moved out of 'waiting', as one array (one row back, not thousands)
+    const [moved] = await q.query<{ ids: string | null }>(
+      `WITH u AS (
+         UPDATE option_orders o
+            SET status = 'delivered', delivery_tick_id = u.tick, delivery_price = u.price, delivery_tick_at = u.at,
+                result = u.result, payout = u.payout, pnl = u.pnl, fee = u.fee, settled_at = now()
+           FROM unnest($1::bigint[], $2::bigint[], $3::numeric[], $4::timestamptz[], $5::text[], $6::numeric[],
+                       $7::numeric[], $8::numeric[]) AS u(id, tick, price, at, result, payout, pnl, fee)
+          WHERE o.id = u.id AND o.status = 'waiting'
+          RETURNING o.id
+       )
+       SELECT string_agg(id::text, ',') AS ids FROM u`,
+      [
+        plainArray(cols.id),
+        plainArray(cols.tick),
+        plainArray(cols.price),
+        textArray(cols.at),
+        plainArray(cols.result),
+        plainArray(cols.payout),
+        plainArray(cols.pnl),
+        plainArray(cols.fee),
+      ],
     );
-    if (updated.length === 0) return { settled: [], seen: due.length };
+    if (!moved?.ids) return { settled: [], seen: due.length };
     // posted in delivery order, only for the orders this transaction moved out of 'waiting'
-    const mine = new Set(updated.map((r) => r.id));
+    const mine = new Set(moved.ids.split(','));
     const list = taken.filter((o) => mine.has(o.id)).map((o) => postings.get(o.id)!);
     // the referrers' rebates on the winners' fees, in this transaction
     list.push(
@@ -193,29 +237,82 @@ export async function settleBatch(
     // the stake was frozen at purchase: a shortfall means the ledger and the orders disagree
     if (short && !short.ok)
       throw new Error(`option settlement: account ${short.accountId} lacks a frozen stake`);
-    // each owner hears of the delivery: one INSERT for the whole pass (cols is in `taken`'s order)
-    await writeMessages(
-      q,
-      'option_delivered',
+    // each owner hears of the delivery: one message per user and currency for the pass
+    const { single, grouped } = deliveryMessages(
       taken.flatMap((o, i) =>
         mine.has(o.id)
-          ? [
-              {
-                userId: o.user_id,
-                params: {
-                  id: o.id,
-                  price: cols.price[i]!,
-                  result: cols.result[i]!,
-                  payout: cols.payout[i]!,
-                  currency_id: o.currency_id,
-                },
-              },
-            ]
+          ? [{ order: o, price: cols.price[i]!, result: cols.result[i]!, payout: cols.payout[i]! }]
           : [],
       ),
     );
-    return { settled: updated.map((r) => ({ id: r.id, userId: r.user_id })), seen: due.length };
+    await writeMessages(q, 'option_delivered', single);
+    await writeMessages(q, 'options_delivered', grouped);
+    return {
+      settled: taken.filter((o) => mine.has(o.id)).map((o) => ({ id: o.id, userId: o.user_id })),
+      seen: due.length,
+    };
   });
+}
+
+interface Delivered {
+  order: DueRow;
+  price: string;
+  result: string;
+  payout: string;
+}
+
+/**
+ * The messages of a settlement pass: one per user and currency. An order delivered alone says
+ * its price, result and payout (`option_delivered`); several of one user delivered in the same
+ * pass (bought together, due together) make one message with the counts and the total paid
+ * (`options_delivered`): ten options due in the same second are one notification, not ten, and
+ * the order history has each one's ticks.
+ */
+export function deliveryMessages(list: readonly Delivered[]) {
+  const groups = new Map<string, Delivered[]>();
+  for (const d of list) {
+    const key = `${d.order.user_id}:${d.order.currency_id}`;
+    const g = groups.get(key);
+    if (g) g.push(d);
+    else groups.set(key, [d]);
+  }
+  const single: { userId: number; params: MessageParams }[] = [];
+  const grouped: { userId: number; params: MessageParams }[] = [];
+  for (const g of groups.values()) {
+    const { order } = g[0]!;
+    if (g.length === 1) {
+      single.push({
+        userId: order.user_id,
+        params: {
+          id: order.id,
+          price: g[0]!.price,
+          result: g[0]!.result,
+          payout: g[0]!.payout,
+          currency_id: order.currency_id,
+        },
+      });
+      continue;
+    }
+    // exact: payouts are NUMERIC(36,18) decimal strings
+    let paid = 0n;
+    const count = { win: 0, loss: 0, flat: 0 } as Record<string, number>;
+    for (const d of g) {
+      paid += toScaled(d.payout, 18)!;
+      count[d.result] = (count[d.result] ?? 0) + 1;
+    }
+    grouped.push({
+      userId: order.user_id,
+      params: {
+        count: g.length,
+        won: count.win!,
+        lost: count.loss!,
+        flat: count.flat!,
+        payout: fromScaled(paid, 18),
+        currency_id: order.currency_id,
+      },
+    });
+  }
+  return { single, grouped };
 }
 
 /** When the next waiting order is due (ms since 1970), or null when none waits. */
