@@ -1,10 +1,13 @@
 import type { Lang } from '@verdant/api';
 import type { Locale } from 'antd-mobile/es/locales/base';
+import enUS from 'antd-mobile/es/locales/en-US';
 
-// antd-mobile's own texts (pull-to-refresh, dialogs, pickers) in each language, one chunk apiece.
+// antd-mobile's own texts (pull-to-refresh, dialogs, pickers) in each language, with the app's
+// texts of that language (vite.config.ts). English is antd-mobile's base, which every other
+// language extends: it comes with the app's code rather than in a file of its own.
 const loaders: Record<Lang, () => Promise<{ default: Locale }>> = {
   th: () => import('antd-mobile/es/locales/th-TH'),
-  en: () => import('antd-mobile/es/locales/en-US'),
+  en: async () => ({ default: enUS }),
   ja: () => import('antd-mobile/es/locales/ja-JP'),
   ko: () => import('antd-mobile/es/locales/ko-KR'),
   es: () => import('antd-mobile/es/locales/es-ES'),
