@@ -1,7 +1,7 @@
 /**
  * Option settlement through the ledger. 10,000 orders from 1,000 verified users, all due in the
  * same second, with their stakes frozen in the option accounts, on a fresh database (in-process
- * PGlite, or a fresh schema on PostgreSQL):
+ * PGlite in a new folder, or a fresh schema on PostgreSQL):
  *  - `settle10kMs`: one settlement pass (the job's settleDue) over the 10,000, the delivery tick
  *    already recorded: orders marked delivered, every posting and each user's message written,
  *    committed; the median of three such passes over 10,000 new orders each;
@@ -12,6 +12,9 @@
  *    200 orders and scaled to 10,000.
  */
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { type Db, openDb } from '../../apps/server/src/db/client.ts';
 import { migrate } from '../../apps/server/src/db/migrate.ts';
 import { type Posting, postMany } from '../../apps/server/src/ledger/ledger.ts';
@@ -135,7 +138,10 @@ export async function optionsBench(opts: {
   peer?: boolean;
 }): Promise<OptionsBench> {
   const schema = opts.db === 'postgres' ? `bench_opt_${randomBytes(4).toString('hex')}` : undefined;
-  const db = await openDb(opts.db === 'postgres' ? { url: opts.url, schema } : {});
+  // PGlite in a fresh folder on disk, as `npm start` runs it (in memory it also copies each
+  // growing table file as it grows: no faster, and not what a user runs)
+  const dataDir = opts.db === 'pglite' ? mkdtempSync(join(tmpdir(), 'verdant-options-')) : undefined;
+  const db = await openDb(opts.db === 'postgres' ? { url: opts.url, schema } : { dataDir });
   try {
     await migrate(db);
     const users = await seedOptionUsers(db);
@@ -248,5 +254,6 @@ export async function optionsBench(opts: {
   } finally {
     if (schema) await db.query(`DROP SCHEMA ${schema} CASCADE`).catch(() => {});
     await db.close();
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -91,6 +91,12 @@ export async function accountId(q: Queryable, a: AccountRef): Promise<string> {
 const PLACES = 18;
 // zero is most entries' frozen or available side: skip the conversion
 const str = (v: bigint) => (v === 0n ? '0' : fromScaled(v, PLACES));
+/**
+ * The same amount as the database reads it: the count with an exponent ("1500e-18"), which
+ * NUMERIC parses exactly. No decimal point to place, so no padding and trimming per amount
+ * (four per entry written: a tenth of the CPU of a 5,000-posting write was fromScaled).
+ */
+const sqlAmount = (v: bigint) => (v === 0n ? '0' : `${v}e-${PLACES}`);
 
 function amount(v: string | undefined): bigint {
   if (v === undefined) return 0n;
@@ -335,10 +341,10 @@ export class LedgerBatch {
         this.changed.add(a);
         e.journal.push(journal);
         e.account.push(a.id);
-        e.da.push(str(l.available));
-        e.df.push(str(l.frozen));
-        e.aa.push(str(a.available));
-        e.fa.push(str(a.frozen));
+        e.da.push(sqlAmount(l.available));
+        e.df.push(sqlAmount(l.frozen));
+        e.aa.push(sqlAmount(a.available));
+        e.fa.push(sqlAmount(a.frozen));
       }
       this.journals.push(postings[i]!);
       results.push({ ok: true });
@@ -395,8 +401,8 @@ export class LedgerBatch {
               (SELECT count(*) FROM balances) + (SELECT count(*) FROM journals) + (SELECT count(*) FROM entries) AS rows`,
       [
         plainArray(touched.map((a) => a.id)),
-        plainArray(touched.map((a) => str(a.available))),
-        plainArray(touched.map((a) => str(a.frozen))),
+        plainArray(touched.map((a) => sqlAmount(a.available))),
+        plainArray(touched.map((a) => sqlAmount(a.frozen))),
         n,
         textArray(js.map((p) => p.reason)),
         textArray(js.map((p) => p.refType)),
