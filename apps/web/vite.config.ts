@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { localeSplit } from './locale-split.ts';
 import pkg from './package.json' with { type: 'json' };
 
 const api = 'http://127.0.0.1:8080';
@@ -16,8 +17,9 @@ const ANTD_LOCALES: Record<string, string> = {
   'zh-HK': 'hk',
 };
 function localeChunk(id: string): string | null {
-  const app = /[\\/]src[\\/]locales[\\/](\w+)\.json$/.exec(id);
-  if (app) return `locale-${app[1]}`;
+  // the first part of a language (locale-split.ts) with antd-mobile's texts; the rest apart
+  const app = /^\0verdant-locale:.*[\\/]src[\\/]locales[\\/](\w+)\.json:(first|rest)$/.exec(id);
+  if (app) return app[2] === 'first' ? `locale-${app[1]}` : `locale-${app[1]}-rest`;
   const antd = /antd-mobile[\\/]es[\\/]locales[\\/]([\w-]+)\.js$/.exec(id);
   const lang = antd && ANTD_LOCALES[antd[1] ?? ''];
   return lang ? `locale-${lang}` : null;
@@ -26,6 +28,7 @@ function localeChunk(id: string): string | null {
 export default defineConfig({
   base: '/h5/',
   plugins: [
+    localeSplit(),
     react(),
     // Every text file also as .br (brotli 11) and .gz (gzip 9) beside it: compressed once here at
     // the highest levels, sent by the server as is to clients that accept them (http/static.ts).

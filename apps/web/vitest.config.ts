@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { defineProject } from 'vitest/config';
+import { localeSplit } from './locale-split.ts';
 
 export default defineProject({
+  plugins: [localeSplit()],
   resolve: {
     // Pages import antd-mobile's root, whose "main" is CommonJS under Node; the React 19 render
     // bridge (src/shared/antd-react19.ts) patches the ES build. One build for both, as in the app.

@@ -7,7 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { loadAntdLocale } from './app/antd-locale';
 import { preloadPage } from './app/routes';
-import { initI18n, storedLang } from './shared/i18n';
+import { initI18n, loadAllTexts, storedLang } from './shared/i18n';
 import { applyTheme, storedTheme } from './shared/theme';
 import { loadToast } from './shared/toast';
 
@@ -31,11 +31,13 @@ async function start() {
 
 void start();
 
-// The first toast usually answers a tap: fetch its code at the first interaction, so it shows
-// without delay yet stays out of the first load.
+// The first toast usually answers a tap, and a tap usually opens another page: fetch the toast's
+// code and the rest of the language's texts at the first interaction, so they are there without
+// delay yet stay out of the first load.
 const INTERACTIONS = ['pointerdown', 'touchstart', 'keydown'] as const;
-function warmToast() {
+function warm() {
   void loadToast();
-  for (const type of INTERACTIONS) window.removeEventListener(type, warmToast, true);
+  void loadAllTexts().catch(() => {}); // the page that needs them reports a failure
+  for (const type of INTERACTIONS) window.removeEventListener(type, warm, true);
 }
-for (const type of INTERACTIONS) window.addEventListener(type, warmToast, { capture: true, passive: true });
+for (const type of INTERACTIONS) window.addEventListener(type, warm, { capture: true, passive: true });

@@ -11,8 +11,9 @@ import { TabLayout } from './TabLayout';
 type Page = LazyPage<object>;
 
 // Home, the first screen of most visits, travels in the first chunk with the code it needs (one
-// file instead of about fifteen small ones, docs/bench.md): no page chunk to wait for.
-const Home = lazyPage(async () => ({ default: HomePage }));
+// file instead of about fifteen small ones, docs/bench.md): no page chunk to wait for, and only
+// the first screen's texts (locale-split.ts).
+const Home = lazyPage(async () => ({ default: HomePage }), { firstScreen: true });
 
 const LoginChoose = lazyPage(() => import('../features/user/LoginChoosePage'));
 const Login = lazyPage(() => import('../features/user/LoginPage'));

@@ -3,7 +3,7 @@ import { cleanup, configure } from '@testing-library/react';
 import Dialog from 'antd-mobile/es/components/dialog';
 import Toast from 'antd-mobile/es/components/toast';
 import { afterAll, afterEach, beforeAll, vi } from 'vitest';
-import { initI18n } from '../shared/i18n';
+import { initI18n, loadAllTexts } from '../shared/i18n';
 
 // Lazy pages are compiled on first use in tests; give them time to arrive.
 configure({ asyncUtilTimeout: 10_000 });
@@ -14,6 +14,7 @@ window.scrollTo = () => {};
 beforeAll(async () => {
   // Tests read the English texts, as a user of the English interface would.
   await initI18n('en');
+  await loadAllTexts(); // pages render here without lazy-page.ts, which waits for them in the app
 });
 
 afterEach(() => {
