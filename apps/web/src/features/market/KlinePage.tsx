@@ -2,83 +2,84 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CHART_INTERVALS,
   type ChartInterval,
-  type Deal,
-  type DepthMessage,
   MarketEvents,
   MarketStreams,
+  type MarketTicker,
   type OrderSide,
   SpotEvents,
-  type TradesMessage,
 } from '@verdant/api';
-import { Button, Popup } from 'antd-mobile';
-import { lazy, Suspense, useState } from 'react';
+import { Button } from 'antd-mobile';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { currentLang } from '../../shared/i18n';
 import { useLive } from '../../shared/live';
-import { tickersQuery, useLiveTickers } from '../../shared/markets';
+import { mergeTickers, tickersQuery } from '../../shared/markets';
 import { href, loginHref } from '../../shared/paths';
 import { isLoggedIn, useSession } from '../../shared/session';
 import { useTheme } from '../../shared/theme';
 import { EmptyState } from '../../shared/ui/EmptyState';
-import { NavBarAction } from '../../shared/ui/NavBarAction';
-import { PageLoading } from '../../shared/ui/PageLoading';
-import { QueryView } from '../../shared/ui/QueryView';
+import { QueryFallback } from '../../shared/ui/QueryView';
 import { TabRow } from '../../shared/ui/TabRow';
-import { dealQuery, tradeKeys } from './api';
+import { tradeKeys } from './api';
+import { BookPanel } from './components/BookPanel';
 import {
   MAIN_INDICATORS,
   type MainIndicator,
   SUB_INDICATORS,
   type SubIndicator,
 } from './components/chart-options';
-import { DepthBook } from './components/DepthBook';
-import { FavouriteStar } from './components/FavouriteStar';
-import { OrderForm } from './components/OrderForm';
-import { OrderList } from './components/OrderList';
-import { RecentTrades } from './components/RecentTrades';
 import { TickerSummary } from './components/TickerSummary';
-import { useToggleFavourite } from './favourites';
+import { useAfterFirstPaint, useFrameBatch } from './live-frame';
 import './components/candle-chart.css';
 import './components/order-list.css';
 import './components/tabs-row.css';
 import './kline.css';
 
-// klinecharts is only downloaded by this page, and only once it renders the chart
-const CandleChart = lazy(() => import('./components/CandleChart'));
+// klinecharts is only downloaded by this page, and only after the page's text is on the screen
+const loadChart = () => import('./components/CandleChart');
+const CandleChart = lazy(loadChart);
+// the buy/sell sheet (popup, form, decimal arithmetic): after the first paint, for users only
+const loadSheet = () => import('./components/OrderSheet');
+const OrderSheet = lazy(loadSheet);
+// the user's orders (below the fold, with their cancel dialog): users only, after the first paint
+const OrderList = lazy(() => import('./components/OrderList').then((m) => ({ default: m.OrderList })));
+// the star and what adding a favourite needs (dialog, toast): after the first paint
+const FavouriteAction = lazy(() => import('./components/FavouriteAction'));
 
 const DEFAULT_SYMBOL = 'btcusdt';
-const MAX_TRADES = 50;
-/** Under the chart: the order book or the latest trades. */
-const BOOK_VIEWS = ['depth', 'trades'] as const;
+/** Quote coins, to name the pair from the address before the market list arrives. */
+const QUOTES = ['usdt', 'usdc', 'btc', 'eth'];
 
 function normalise(raw: string | null): string {
   return (raw ?? DEFAULT_SYMBOL).toLowerCase().replace(/[^a-z0-9]/g, '') || DEFAULT_SYMBOL;
 }
 
-/** Keeps the market's recent trades and depth live in the query cache. */
-function useLiveDeal(symbol: string): void {
+/** "btcusdt" → BTC and USDT, a guess shown only until the market list says. */
+function guessPair(symbol: string): { base: string; name: string } {
+  const quote = QUOTES.find((q) => symbol.endsWith(q) && symbol.length > q.length);
+  if (!quote) return { base: '', name: symbol.toUpperCase() };
+  const base = symbol.slice(0, -quote.length).toUpperCase();
+  return { base, name: `${base}/${quote.toUpperCase()}` };
+}
+
+/** The market's ticker from the socket into the cached lists, at most once per animation frame. */
+function useLiveTicker(symbol: string, enabled: boolean): void {
   const queryClient = useQueryClient();
-  const key = tradeKeys.deal(symbol);
-  useLive([MarketStreams.depth(symbol), MarketStreams.trades(symbol)], {
-    [MarketEvents.depth]: (p) => {
-      const m = p as DepthMessage;
-      if (m?.symbol !== symbol) return;
-      queryClient.setQueryData<Deal>(key, (old) =>
-        old ? { ...old, depth: { bids: m.bids, asks: m.asks } } : old,
-      );
+  const push = useFrameBatch<MarketTicker, MarketTicker>(
+    (_acc, t) => t,
+    (t) => mergeTickers(queryClient, [t]),
+  );
+  useLive(
+    [MarketStreams.ticker(symbol)],
+    {
+      [MarketEvents.ticker]: (p) => {
+        const t = p as MarketTicker | null;
+        if (t && typeof t === 'object' && t.symbol === symbol && 'last' in t) push(t);
+      },
     },
-    [MarketEvents.trades]: (p) => {
-      const m = p as TradesMessage;
-      if (m?.symbol !== symbol || !Array.isArray(m.list)) return;
-      queryClient.setQueryData<Deal>(key, (old) => {
-        if (!old) return old;
-        const seen = new Set(old.trades.map((tr) => tr.id));
-        const fresh = [...m.list].reverse().filter((tr) => !seen.has(tr.id));
-        return { ...old, trades: [...fresh, ...old.trades].slice(0, MAX_TRADES) };
-      });
-    },
-  });
+    enabled,
+  );
 }
 
 /** The user's own order changes: refresh their orders and balances. */
@@ -96,7 +97,61 @@ function useLiveOrders(enabled: boolean): void {
   );
 }
 
-/** pages/trade/kline?symbol=btcusdt: chart, depth, trades, the buy/sell panel and the user's orders. */
+/** Where the chart goes, the chart's size, until klinecharts is loaded and the market known. */
+function ChartSkeleton() {
+  const { t } = useTranslation();
+  return (
+    <div className="v-market-chart v-market-chart--skeleton" role="status" aria-label={t('common.loading')} />
+  );
+}
+
+/** The indicator buttons under the chart (one main, one sub indicator, each may be off). */
+const Indicators = memo(function Indicators({
+  main,
+  sub,
+  onMain,
+  onSub,
+}: {
+  main: MainIndicator | null;
+  sub: SubIndicator | null;
+  onMain: (n: MainIndicator | null) => void;
+  onSub: (n: SubIndicator | null) => void;
+}) {
+  return (
+    <div className="v-market-kline__indicators">
+      {MAIN_INDICATORS.map((n) => (
+        <button
+          key={n}
+          type="button"
+          aria-pressed={main === n}
+          className={`v-market-kline__ind${main === n ? ' is-active' : ''}`}
+          onClick={() => onMain(main === n ? null : n)}
+        >
+          {n}
+        </button>
+      ))}
+      <span className="v-market-kline__ind-sep" aria-hidden="true" />
+      {SUB_INDICATORS.map((n) => (
+        <button
+          key={n}
+          type="button"
+          aria-pressed={sub === n}
+          className={`v-market-kline__ind${sub === n ? ' is-active' : ''}`}
+          onClick={() => onSub(sub === n ? null : n)}
+        >
+          {n}
+        </button>
+      ))}
+    </div>
+  );
+});
+
+/**
+ * pages/trade/kline?symbol=btcusdt: chart, depth, trades, the buy/sell panel and the user's orders.
+ * The page's frame, the pair's name and the buy/sell bar paint at once, before any market data;
+ * the chart library, the socket and the order sheet come after that first paint. Socket messages
+ * are applied once per animation frame, and the book renders apart from the chart.
+ */
 export default function KlinePage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
@@ -107,190 +162,153 @@ export default function KlinePage() {
   const loggedIn = isLoggedIn(session);
   const theme = useTheme();
   const queryClient = useQueryClient();
+  const painted = useAfterFirstPaint();
 
   const [interval, setIntervalChoice] = useState<ChartInterval>('1min');
   const [main, setMain] = useState<MainIndicator | null>('MA');
   const [sub, setSub] = useState<SubIndicator | null>('VOL');
-  const [book, setBook] = useState<(typeof BOOK_VIEWS)[number]>('depth');
   const [side, setSide] = useState<OrderSide | null>(null);
-  const [lastSide, setLastSide] = useState<OrderSide>('buy');
+  const [sheetWanted, setSheetWanted] = useState(false);
   const [picked, setPicked] = useState<string | null>(null);
+  const lastSide = useRef<OrderSide>('buy');
 
-  const tickers = useQuery(tickersQuery());
-  const deal = useQuery(dealQuery(symbol));
-  useLiveTickers(symbol);
-  useLiveDeal(symbol);
-  useLiveOrders(loggedIn);
-  const toggle = useToggleFavourite();
+  // asked for once the page's frame is on the screen (a cached list shows at once)
+  const tickers = useQuery({ ...tickersQuery(), enabled: painted });
+  useLiveTicker(symbol, painted);
+  useLiveOrders(loggedIn && painted);
+
+  useEffect(() => {
+    if (painted && loggedIn) void loadSheet().catch(() => {});
+  }, [painted, loggedIn]);
+
+  const market = tickers.data?.find((m) => m.symbol === symbol);
+  const guess = useMemo(() => guessPair(symbol), [symbol]);
+  const priceDecimals = market?.price_decimals;
+  const amountDecimals = market?.amount_decimals;
+  const base = market?.base;
+  const quote = market?.quote;
+  const bookMarket = useMemo(
+    () =>
+      priceDecimals === undefined || amountDecimals === undefined || base === undefined || quote === undefined
+        ? undefined
+        : { base, quote, price_decimals: priceDecimals, amount_decimals: amountDecimals },
+    [base, quote, priceDecimals, amountDecimals],
+  );
+
+  const openForm = useCallback(
+    (s: OrderSide) => {
+      if (!loggedIn) {
+        navigate(loginHref(location.pathname + location.search));
+        return;
+      }
+      lastSide.current = s;
+      setSheetWanted(true);
+      setSide(s);
+    },
+    [loggedIn, navigate, location.pathname, location.search],
+  );
+  const onPick = useCallback(
+    (p: string) => {
+      setPicked(p);
+      openForm(lastSide.current);
+    },
+    [openForm],
+  );
+
+  if (tickers.data === undefined && tickers.isError) return <QueryFallback query={tickers} />;
+  if (tickers.data !== undefined && !market)
+    return (
+      <div className="v-market-kline__missing">
+        <EmptyState text={t('market.notFound')} />
+        <Button size="small" color="primary" onClick={() => navigate(href('trade'))}>
+          {t('market.allMarkets')}
+        </Button>
+      </div>
+    );
 
   return (
-    <QueryView query={tickers}>
-      {(list) => {
-        const market = list.find((m) => m.symbol === symbol);
-        if (!market)
-          return (
-            <div className="v-market-kline__missing">
-              <EmptyState text={t('market.notFound')} />
-              <Button size="small" color="primary" onClick={() => navigate(href('trade'))}>
-                {t('market.allMarkets')}
-              </Button>
-            </div>
-          );
+    <div className="v-market-kline">
+      {painted && market && (
+        <Suspense fallback={null}>
+          <FavouriteAction market={market} />
+        </Suspense>
+      )}
+      <div className="v-market-kline__title">
+        <h1>{market?.name ?? guess.name}</h1>
+      </div>
+      <TickerSummary market={market} base={guess.base} />
 
-        const openForm = (s: OrderSide) => {
-          if (!loggedIn) {
-            navigate(loginHref(location.pathname + location.search));
-            return;
-          }
-          setLastSide(s);
-          setSide(s);
-        };
+      <TabRow
+        className="v-market-kline__intervals"
+        tabClassName="v-market-kline__interval"
+        label={t('market.interval')}
+        options={CHART_INTERVALS}
+        value={interval}
+        onChange={setIntervalChoice}
+        labelOf={(i) => t(`market.intervals.${i}`)}
+      />
 
-        return (
-          <div className="v-market-kline">
-            <NavBarAction>
-              <FavouriteStar
-                on={market.favourite}
-                name={market.name}
-                onToggle={() => void toggle(symbol, !market.favourite)}
-              />
-            </NavBarAction>
-            <div className="v-market-kline__title">
-              <h1>{market.name}</h1>
-            </div>
-            <TickerSummary market={market} />
+      {painted && priceDecimals !== undefined && amountDecimals !== undefined ? (
+        <Suspense fallback={<ChartSkeleton />}>
+          <CandleChart
+            symbol={symbol}
+            interval={interval}
+            pricePrecision={priceDecimals}
+            volumePrecision={amountDecimals}
+            main={main}
+            sub={sub}
+            theme={theme}
+            lang={currentLang()}
+          />
+        </Suspense>
+      ) : (
+        <ChartSkeleton />
+      )}
 
-            <TabRow
-              className="v-market-kline__intervals"
-              tabClassName="v-market-kline__interval"
-              label={t('market.interval')}
-              options={CHART_INTERVALS}
-              value={interval}
-              onChange={setIntervalChoice}
-              labelOf={(i) => t(`market.intervals.${i}`)}
-            />
+      <Indicators main={main} sub={sub} onMain={setMain} onSub={setSub} />
 
-            <Suspense
-              fallback={
-                <div className="v-market-chart">
-                  <PageLoading />
-                </div>
-              }
-            >
-              <CandleChart
-                symbol={symbol}
-                interval={interval}
-                pricePrecision={market.price_decimals}
-                volumePrecision={market.amount_decimals}
-                main={main}
-                sub={sub}
-                theme={theme}
-                lang={currentLang()}
-              />
-            </Suspense>
+      <BookPanel symbol={symbol} market={bookMarket} live={painted} onPick={onPick} />
 
-            <div className="v-market-kline__indicators">
-              {MAIN_INDICATORS.map((n) => (
-                <button
-                  key={n}
-                  type="button"
-                  aria-pressed={main === n}
-                  className={`v-market-kline__ind${main === n ? ' is-active' : ''}`}
-                  onClick={() => setMain(main === n ? null : n)}
-                >
-                  {n}
-                </button>
-              ))}
-              <span className="v-market-kline__ind-sep" aria-hidden="true" />
-              {SUB_INDICATORS.map((n) => (
-                <button
-                  key={n}
-                  type="button"
-                  aria-pressed={sub === n}
-                  className={`v-market-kline__ind${sub === n ? ' is-active' : ''}`}
-                  onClick={() => setSub(sub === n ? null : n)}
-                >
-                  {n}
-                </button>
-              ))}
-            </div>
+      {loggedIn ? (
+        painted &&
+        market && (
+          <Suspense fallback={null}>
+            <OrderList market={market} />
+          </Suspense>
+        )
+      ) : (
+        <section className="v-market-orders v-market-orders--visitor">
+          <EmptyState text={t('trade.loginToSeeOrders')} />
+        </section>
+      )}
 
-            <section className="v-market-kline__book">
-              <TabRow
-                className="v-market-tabs-row"
-                tabClassName="v-market-tabs-row__tab"
-                options={BOOK_VIEWS}
-                value={book}
-                onChange={setBook}
-                labelOf={(k) => t(k === 'depth' ? 'market.depth' : 'market.trades')}
-              />
-              <QueryView query={deal}>
-                {(d) =>
-                  book === 'depth' ? (
-                    d.depth.bids.length + d.depth.asks.length === 0 ? (
-                      <EmptyState text={t('common.noData')} />
-                    ) : (
-                      <DepthBook
-                        depth={d.depth}
-                        market={market}
-                        onPick={(p) => {
-                          setPicked(p);
-                          openForm(lastSide);
-                        }}
-                      />
-                    )
-                  ) : d.trades.length === 0 ? (
-                    <EmptyState text={t('common.noData')} />
-                  ) : (
-                    <RecentTrades trades={d.trades} market={market} />
-                  )
-                }
-              </QueryView>
-            </section>
+      <div className="v-market-kline__actions">
+        <Button className="v-market-kline__buy" onClick={() => openForm('buy')}>
+          {loggedIn ? t('trade.buy') : t('trade.loginToBuy')}
+        </Button>
+        <Button className="v-market-kline__sell" onClick={() => openForm('sell')}>
+          {loggedIn ? t('trade.sell') : t('trade.loginToSell')}
+        </Button>
+      </div>
 
-            {loggedIn ? (
-              <OrderList market={market} />
-            ) : (
-              <section className="v-market-orders v-market-orders--visitor">
-                <EmptyState text={t('trade.loginToSeeOrders')} />
-              </section>
-            )}
-
-            <div className="v-market-kline__actions">
-              <Button className="v-market-kline__buy" onClick={() => openForm('buy')}>
-                {loggedIn ? t('trade.buy') : t('trade.loginToBuy')}
-              </Button>
-              <Button className="v-market-kline__sell" onClick={() => openForm('sell')}>
-                {loggedIn ? t('trade.sell') : t('trade.loginToSell')}
-              </Button>
-            </div>
-
-            <Popup
-              visible={side !== null}
-              onMaskClick={() => setSide(null)}
-              onClose={() => setSide(null)}
-              bodyClassName="v-market-kline__sheet"
-              destroyOnClose
-            >
-              {side && (
-                <OrderForm
-                  market={market}
-                  side={side}
-                  onSide={(s) => {
-                    setSide(s);
-                    setLastSide(s);
-                  }}
-                  pickedPrice={picked}
-                  onPlaced={() => {
-                    setSide(null);
-                    void queryClient.invalidateQueries({ queryKey: tradeKeys.deal(symbol) });
-                  }}
-                />
-              )}
-            </Popup>
-          </div>
-        );
-      }}
-    </QueryView>
+      {sheetWanted && market && (
+        <Suspense fallback={null}>
+          <OrderSheet
+            market={market}
+            side={side}
+            onSide={(s) => {
+              setSide(s);
+              lastSide.current = s;
+            }}
+            onClose={() => setSide(null)}
+            pickedPrice={picked}
+            onPlaced={() => {
+              setSide(null);
+              void queryClient.invalidateQueries({ queryKey: tradeKeys.deal(symbol) });
+            }}
+          />
+        </Suspense>
+      )}
+    </div>
   );
 }

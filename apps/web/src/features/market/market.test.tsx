@@ -258,7 +258,7 @@ describe('chart page', () => {
   it('shows the 24 h figures, and the price the socket sends', async () => {
     api();
     renderPage(<KlinePage />, paths.kline, kline);
-    expect((await screen.findByTestId('last-price')).textContent).toBe('50,000.00');
+    await waitFor(() => expect(screen.getByTestId('last-price').textContent).toBe('50,000.00'));
     expect(screen.getByText('51,000.00')).toBeTruthy();
     expect(screen.getByText('48,000.00')).toBeTruthy();
     await waitFor(() => expect(handlerCount('ticker')).toBeGreaterThan(0));
@@ -271,6 +271,47 @@ describe('chart page', () => {
     // another market's ticker changes nothing here
     act(() => pushEvent('ticker', { ...eth, last: '1' }));
     expect(screen.getByTestId('last-price').textContent).toBe('52,345.67');
+  });
+
+  it('is readable before the market data arrives, and nothing moves when it does', async () => {
+    let answer: (() => void) | undefined;
+    const ready = new Promise<void>((r) => {
+      answer = r;
+    });
+    api();
+    const answered = globalThis.fetch;
+    // the market list answers only when the test says
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
+      if (String(input).includes('quotation_new')) await ready;
+      return answered(input, init);
+    });
+    renderPage(<KlinePage />, paths.kline, kline);
+    // the pair from the address, dashes where figures go, the chart's place, the buy/sell bar
+    expect(await screen.findByRole('heading', { name: 'BTC/USDT' })).toBeTruthy();
+    expect(screen.getByTestId('last-price').textContent).toBe('—');
+    expect(screen.getByRole('button', { name: en.trade.loginToBuy })).toBeTruthy();
+    expect(document.querySelector('.v-market-chart--skeleton')).toBeTruthy();
+    answer?.();
+    await waitFor(() => expect(screen.getByTestId('last-price').textContent).toBe('50,000.00'));
+    await screen.findByTestId('candle-chart');
+    expect(document.querySelector('.v-market-chart--skeleton')).toBeNull();
+  });
+
+  it('applies a burst of socket messages together', async () => {
+    api();
+    renderPage(<KlinePage />, paths.kline, kline);
+    await within(await screen.findByTestId('depth')).findByText('49,990.00');
+    await waitFor(() => expect(handlerCount('depth')).toBeGreaterThan(0));
+    act(() => {
+      for (const price of ['49991', '49992', '49993'])
+        pushEvent('depth', { symbol: 'btcusdt', bids: [{ price, qty: '1' }], asks: [] });
+      pushEvent('ticker', { ...btc, last: '50100' });
+      pushEvent('ticker', { ...btc, last: '50200' });
+    });
+    // the latest of each, once the frame comes
+    await waitFor(() => expect(within(screen.getByTestId('depth')).getByText('49,993.00')).toBeTruthy());
+    expect(within(screen.getByTestId('depth')).queryByText('49,991.00')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('last-price').textContent).toBe('50,200.00'));
   });
 
   it('keeps depth and trades live', async () => {

@@ -15,7 +15,7 @@ import {
   registerLocale,
   type Styles,
 } from 'klinecharts';
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLive } from '../../../shared/live';
 import type { Theme } from '../../../shared/theme';
@@ -120,16 +120,7 @@ interface Props {
  * from `currency/new_timeshar` (scrolling left pages back with `before`), then live from the
  * `kline:<symbol>:<interval>` stream.
  */
-export default function CandleChart({
-  symbol,
-  interval,
-  pricePrecision,
-  volumePrecision,
-  main,
-  sub,
-  theme,
-  lang,
-}: Props) {
+function CandleChart({ symbol, interval, pricePrecision, volumePrecision, main, sub, theme, lang }: Props) {
   const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
   const chart = useRef<Chart | null>(null);
@@ -256,3 +247,6 @@ export default function CandleChart({
     </div>
   );
 }
+
+/** Memoised: the page renders on every ticker; the chart only when its own props change. */
+export default memo(CandleChart);

@@ -1,6 +1,8 @@
-import type { Depth, DepthLevel, MarketTicker } from '@verdant/api';
+import type { Depth, DepthLevel } from '@verdant/api';
+import { memo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { compareDecimalStrings, formatDecimal } from '../../../shared/markets';
+import type { BookMarket } from './BookPanel';
 import './depth-book.css';
 
 const ROWS = 10;
@@ -12,6 +14,46 @@ function widths(levels: DepthLevel[]): number[] {
   return levels.map((l) => (top > 0 ? Math.max(2, Math.round((Number(l.qty) / top) * 100)) : 0));
 }
 
+/** One level; a depth message that leaves it as it was does not render it again. */
+const Level = memo(function Level({
+  price,
+  qty,
+  width,
+  side,
+  priceDecimals,
+  amountDecimals,
+  onPick,
+}: {
+  price: string;
+  qty: string;
+  width: number;
+  side: 'bid' | 'ask';
+  priceDecimals: number;
+  amountDecimals: number;
+  onPick: (price: string) => void;
+}) {
+  const p = formatDecimal(price, priceDecimals);
+  const q = formatDecimal(qty, amountDecimals);
+  return (
+    <li>
+      <button type="button" className="v-market-depth__row" onClick={() => onPick(price)}>
+        <span className="v-market-depth__bar" style={{ width: `${width}%` }} />
+        {side === 'bid' ? (
+          <>
+            <span>{q}</span>
+            <span className="v-text--up">{p}</span>
+          </>
+        ) : (
+          <>
+            <span className="v-text--down">{p}</span>
+            <span>{q}</span>
+          </>
+        )}
+      </button>
+    </li>
+  );
+});
+
 function Side({
   levels,
   side,
@@ -20,42 +62,36 @@ function Side({
 }: {
   levels: DepthLevel[];
   side: 'bid' | 'ask';
-  market: MarketTicker;
+  market: BookMarket;
   onPick: (price: string) => void;
 }) {
   const w = widths(levels);
   return (
     <ol className={`v-market-depth__side v-market-depth__side--${side}`}>
       {levels.map((l, i) => (
-        <li key={l.price}>
-          <button type="button" className="v-market-depth__row" onClick={() => onPick(l.price)}>
-            <span className="v-market-depth__bar" style={{ width: `${w[i]}%` }} />
-            {side === 'bid' ? (
-              <>
-                <span>{formatDecimal(l.qty, market.amount_decimals)}</span>
-                <span className="v-text--up">{formatDecimal(l.price, market.price_decimals)}</span>
-              </>
-            ) : (
-              <>
-                <span className="v-text--down">{formatDecimal(l.price, market.price_decimals)}</span>
-                <span>{formatDecimal(l.qty, market.amount_decimals)}</span>
-              </>
-            )}
-          </button>
-        </li>
+        <Level
+          key={l.price}
+          price={l.price}
+          qty={l.qty}
+          width={w[i] ?? 0}
+          side={side}
+          priceDecimals={market.price_decimals}
+          amountDecimals={market.amount_decimals}
+          onPick={onPick}
+        />
       ))}
     </ol>
   );
 }
 
 /** The order book: bids left (best first), asks right (best first). Tapping a level picks its price. */
-export function DepthBook({
+export const DepthBook = memo(function DepthBook({
   depth,
   market,
   onPick,
 }: {
   depth: Depth;
-  market: MarketTicker;
+  market: BookMarket;
   onPick: (price: string) => void;
 }) {
   const { t } = useTranslation();
@@ -72,4 +108,4 @@ export function DepthBook({
       </div>
     </div>
   );
-}
+});
