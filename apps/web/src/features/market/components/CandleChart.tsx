@@ -5,6 +5,7 @@ import {
   MarketEvents,
   MarketStreams,
 } from '@verdant/api';
+import type { TFunction } from 'i18next';
 import {
   type Chart,
   type DeepPartial,
@@ -15,7 +16,7 @@ import {
   registerLocale,
   type Styles,
 } from 'klinecharts';
-import { memo, useEffect, useRef, useState } from 'react';
+import { memo, type RefObject, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLive } from '../../../shared/live';
 import type { Theme } from '../../../shared/theme';
@@ -47,6 +48,25 @@ function toBar(c: Candle): KLineData {
     volume: Number(c.volume),
     turnover: Number(c.amount),
   };
+}
+
+let dateFormatWarm = false;
+/**
+ * klinecharts formats its axis times with Intl.DateTimeFormat('en'); the first one made loads the
+ * locale's data (tens of milliseconds on a slow phone). Made here first, in a task of its own.
+ */
+function warmDateFormat(): void {
+  if (dateFormatWarm) return;
+  dateFormatWarm = true;
+  new Intl.DateTimeFormat('en', {
+    hour12: false,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  }).format(0);
 }
 
 function css(name: string, fallback: string): string {
@@ -104,6 +124,59 @@ function chartStyles(interval: ChartInterval): DeepPartial<Styles> {
   };
 }
 
+type ChartState = 'loading' | 'ready' | 'empty' | 'error';
+
+/** Makes the chart in `el`, its labels in the app's language, its candles from the loader. */
+function createChart(
+  el: HTMLDivElement,
+  lang: string,
+  t: TFunction,
+  want: RefObject<{ symbol: string; interval: ChartInterval }>,
+  push: RefObject<((bar: KLineData) => void) | null>,
+  setState: (s: ChartState) => void,
+): Chart | null {
+  // the chart's own labels (crosshair tooltip) in the app's language
+  const locale = `verdant-${lang}`;
+  const words = ['time', 'open', 'high', 'low', 'close', 'volume', 'change', 'turnover'] as const;
+  const units = ['second', 'minute', 'hour', 'day', 'week', 'month', 'year'] as const;
+  registerLocale(
+    locale,
+    Object.fromEntries([...words, ...units].map((k) => [k, t(`market.chart.${k}`)])) as Record<
+      (typeof words)[number] | (typeof units)[number],
+      string
+    >,
+  );
+  const c = init(el, { locale });
+  if (!c) return null;
+  // klinecharts puts its canvas box at tabindex 1, ahead of the whole page in keyboard order
+  for (const n of el.querySelectorAll('[tabindex="1"]')) n.setAttribute('tabindex', '0');
+  c.setDataLoader({
+    getBars: async ({ type, timestamp, callback }) => {
+      const asked = { ...want.current };
+      if (type === 'backward' || type === 'update') return callback([], false);
+      if (type === 'init') setState('loading');
+      try {
+        const page = await fetchCandles(asked.symbol, asked.interval, type === 'forward' ? timestamp : null);
+        if (want.current.symbol !== asked.symbol || want.current.interval !== asked.interval) return;
+        const bars = page.list.map(toBar);
+        callback(bars, { forward: bars.length > 0, backward: false });
+        if (type === 'init') setState(bars.length ? 'ready' : 'empty');
+      } catch {
+        if (want.current.symbol !== asked.symbol || want.current.interval !== asked.interval) return;
+        callback([], false);
+        if (type === 'init') setState('error');
+      }
+    },
+    subscribeBar: ({ callback }) => {
+      push.current = callback;
+    },
+    unsubscribeBar: () => {
+      push.current = null;
+    },
+  });
+  return c;
+}
+
 interface Props {
   symbol: string;
   interval: ChartInterval;
@@ -123,85 +196,55 @@ interface Props {
 function CandleChart({ symbol, interval, pricePrecision, volumePrecision, main, sub, theme, lang }: Props) {
   const { t } = useTranslation();
   const box = useRef<HTMLDivElement>(null);
-  const chart = useRef<Chart | null>(null);
+  // the chart once made (a state: the effects below configure it when it comes)
+  const [chart, setChart] = useState<Chart | null>(null);
   // what the loader serves: read at call time, so a late answer for another interval is dropped
   const want = useRef({ symbol, interval });
   const push = useRef<((bar: KLineData) => void) | null>(null);
-  const [state, setState] = useState<'loading' | 'ready' | 'empty' | 'error'>('loading');
+  const [state, setState] = useState<ChartState>('loading');
   const [attempt, setAttempt] = useState(0);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
-    // the chart's own labels (crosshair tooltip) in the app's language
-    const locale = `verdant-${lang}`;
-    const words = ['time', 'open', 'high', 'low', 'close', 'volume', 'change', 'turnover'] as const;
-    const units = ['second', 'minute', 'hour', 'day', 'week', 'month', 'year'] as const;
-    registerLocale(
-      locale,
-      Object.fromEntries([...words, ...units].map((k) => [k, t(`market.chart.${k}`)])) as Record<
-        (typeof words)[number] | (typeof units)[number],
-        string
-      >,
-    );
-    const c = init(el, { locale });
-    if (!c) return;
-    // klinecharts puts its canvas box at tabindex 1, ahead of the whole page in keyboard order
-    for (const n of el.querySelectorAll('[tabindex="1"]')) n.setAttribute('tabindex', '0');
-    chart.current = c;
-    c.setDataLoader({
-      getBars: async ({ type, timestamp, callback }) => {
-        const asked = { ...want.current };
-        if (type === 'backward' || type === 'update') return callback([], false);
-        if (type === 'init') setState('loading');
-        try {
-          const page = await fetchCandles(
-            asked.symbol,
-            asked.interval,
-            type === 'forward' ? timestamp : null,
-          );
-          if (want.current.symbol !== asked.symbol || want.current.interval !== asked.interval) return;
-          const bars = page.list.map(toBar);
-          callback(bars, { forward: bars.length > 0, backward: false });
-          if (type === 'init') setState(bars.length ? 'ready' : 'empty');
-        } catch {
-          if (want.current.symbol !== asked.symbol || want.current.interval !== asked.interval) return;
-          callback([], false);
-          if (type === 'init') setState('error');
-        }
-      },
-      subscribeBar: ({ callback }) => {
-        push.current = callback;
-      },
-      unsubscribeBar: () => {
-        push.current = null;
-      },
-    });
-    const onResize = () => c.resize();
-    window.addEventListener('resize', onResize);
+    let made: Chart | null = null;
+    let onResize = () => {};
+    // Three tasks rather than one long one: the date format (its first use loads the locale's
+    // data), then the chart; its configuration and its first drawing come in later tasks.
+    let timer = setTimeout(() => {
+      warmDateFormat();
+      timer = setTimeout(() => {
+        made = createChart(el, lang, t, want, push, setState);
+        if (!made) return;
+        const c = made;
+        onResize = () => c.resize();
+        window.addEventListener('resize', onResize);
+        setChart(c);
+      }, 0);
+    }, 0);
     return () => {
+      clearTimeout(timer);
       window.removeEventListener('resize', onResize);
-      dispose(el);
-      chart.current = null;
+      if (made) dispose(el);
+      setChart(null);
     };
   }, [lang, t]);
 
-  // symbol, interval and theme: restyle and reload; attempt ("try again") reloads the same; lang
-  // re-creates the chart, which then needs all of it again
+  // symbol, interval and theme: restyle and reload; attempt ("try again") reloads the same; a new
+  // chart (lang re-creates it) needs all of it again
   // biome-ignore lint/correctness/useExhaustiveDependencies: theme restyles from the CSS variables
   useEffect(() => {
-    const c = chart.current;
+    const c = chart;
     if (!c) return;
     want.current = { symbol, interval };
     c.setStyles(chartStyles(interval));
     c.setSymbol({ ticker: symbol, pricePrecision, volumePrecision });
     c.setPeriod(PERIODS[interval]);
     void attempt;
-  }, [symbol, interval, pricePrecision, volumePrecision, theme, attempt, lang]);
+  }, [chart, symbol, interval, pricePrecision, volumePrecision, theme, attempt]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: lang re-creates the chart
   useEffect(() => {
-    const c = chart.current;
+    const c = chart;
     if (!c) return;
     c.removeIndicator({ paneId: 'candle_pane' });
     const legend = main !== null && interval !== 'timeshare';
@@ -209,15 +252,14 @@ function CandleChart({ symbol, interval, pricePrecision, volumePrecision, main, 
     // With a legend (two lines on a phone), room above the highest candle so the high-price mark
     // is not drawn under it (a number ≥ 1 is pixels); without one, klinecharts' own 20 %.
     c.overrideYAxis({ paneId: 'candle_pane', gap: { top: legend ? 96 : 0.2, bottom: 0.1 } });
-  }, [main, interval, lang]);
+  }, [chart, main, interval]);
 
-  // biome-ignore lint/correctness/useExhaustiveDependencies: lang re-creates the chart
   useEffect(() => {
-    const c = chart.current;
+    const c = chart;
     if (!c) return;
     c.removeIndicator({ paneId: SUB_PANE });
     if (sub) c.createIndicator({ name: sub, paneId: SUB_PANE });
-  }, [sub, lang]);
+  }, [chart, sub]);
 
   useLive([MarketStreams.kline(symbol, interval)], {
     [MarketEvents.kline]: (p) => {
