@@ -80,7 +80,16 @@ export function Gainers({ query }: { query: TickersQuery }) {
     <section className="v-home__gainers" aria-labelledby="home-gainers">
       <h2 id="home-gainers">{t('market.gainers')}</h2>
       {query.isPending ? (
-        <Skeleton rows={1} />
+        // cards of the same size, empty: the prices arrive without moving what is below
+        <div className="v-home__gainer-cards" role="status" aria-label={t('common.loading')}>
+          {[0, 1, 2].map((i) => (
+            <div key={i} className="v-home__gainer v-home__gainer--pending" aria-hidden="true">
+              <span className="v-home__gainer-name">{'\u00a0'}</span>
+              <span className="v-home__gainer-price">{'\u00a0'}</span>
+              <span>{'\u00a0'}</span>
+            </div>
+          ))}
+        </div>
       ) : top.length === 0 ? (
         query.isError ? (
           <LoadFailed query={query} />

@@ -12,12 +12,14 @@ const SECONDS_PER_CHAR = 0.22;
 /**
  * Home's notice bar: the latest notices' titles scroll across one line (paused while pointed at
  * or focused; still, showing the newest, when the system asks for reduced motion). A title opens
- * its notice; the arrow opens the list. Nothing is shown while there is no notice.
+ * its notice; the arrow opens the list. An empty bar while they load; nothing when there is none.
  */
 export function NoticeBar() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const latest = useQuery(latestNoticesQuery());
+  // the bar's room is kept while the notices load, so they arrive without moving what is below
+  if (latest.isPending) return <div className="v-home__notices" aria-hidden="true" />;
   const items = latest.data?.items ?? [];
   if (items.length === 0) return null;
   const chars = items.reduce((n, x) => n + x.title.length, 0);

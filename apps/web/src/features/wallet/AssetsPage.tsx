@@ -16,8 +16,8 @@ import { formatAmount, HIDDEN_AMOUNT, isLess, isZero, NO_VALUE } from '../../sha
 import { href, paths } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
-import { QueryView } from '../../shared/ui/QueryView';
-import { walletKeys, walletListQuery } from './api';
+import { QueryView, SkeletonRows } from '../../shared/ui/QueryView';
+import { demoFundsQuery, walletKeys, walletListQuery } from './api';
 import { CoinRow } from './components/CoinRow';
 import { DemoFundsCard } from './components/DemoFundsCard';
 import { isAccountType, useCurrencies, useStoredFlag } from './components/hooks';
@@ -39,6 +39,10 @@ export default function AssetsPage() {
   const queryClient = useQueryClient();
   const [params, setParams] = useSearchParams();
   const list = useQuery(walletListQuery());
+  // The demo-funds card, when offered, sits above the tabs: they and the list wait for the answer
+  // (asked beside the list; answered once is enough, an error too), so the card never pushes
+  // them down once they are drawn.
+  const demo = useQuery(demoFundsQuery());
   const { byId } = useCurrencies();
   const [hidden, setHidden] = useStoredFlag('assets.hideAmounts');
   const [hideSmall, setHideSmall] = useStoredFlag('assets.hideSmallCoins');
@@ -101,61 +105,71 @@ export default function AssetsPage() {
           </nav>
         </section>
 
-        <DemoFundsCard />
+        {!demo.isFetched ? (
+          <SkeletonRows />
+        ) : (
+          <>
+            <DemoFundsCard />
 
-        <Tabs
-          className="v-wallet-assets__tabs"
-          activeKey={type}
-          onChange={(key) => setParams({ type: key }, { replace: true })}
-        >
-          {WALLET_ACCOUNT_TYPES.map((a) => (
-            <Tabs.Tab key={a} title={t(`wallet.account.${a}`)} />
-          ))}
-        </Tabs>
+            <Tabs
+              className="v-wallet-assets__tabs"
+              activeKey={type}
+              onChange={(key) => setParams({ type: key }, { replace: true })}
+            >
+              {WALLET_ACCOUNT_TYPES.map((a) => (
+                <Tabs.Tab key={a} title={t(`wallet.account.${a}`)} />
+              ))}
+            </Tabs>
 
-        <QueryView query={list}>
-          {() => (
-            <section className="v-wallet-assets__account" aria-label={t(`wallet.account.${type}`)}>
-              <button
-                type="button"
-                className="v-wallet-tile v-wallet-assets__account-head"
-                onClick={() => navigate(href('tradeAccount', { type }))}
-              >
-                <span>
-                  <small>{t('assets.accountValue', { account: t(`wallet.account.${type}`) })}</small>
-                  <strong data-testid="account-total">
-                    {hidden ? HIDDEN_AMOUNT : `≈ ${formatAmount(account?.total_usdt ?? '0', usdtDecimals)}`}{' '}
-                    USDT
-                  </strong>
-                </span>
-                <span className="v-wallet-assets__details">
-                  {t('assets.details')}
-                  <RightOutline />
-                </span>
-              </button>
-              <div className="v-wallet-assets__small">
-                <span id="assets-hide-small">{t('assets.hideSmall')}</span>
-                <Switch checked={hideSmall} onChange={setHideSmall} aria-labelledby="assets-hide-small" />
-              </div>
-              {coins.length === 0 ? (
-                <EmptyState text={t('common.noData')} />
-              ) : (
-                <ul className="v-wallet-coins">
-                  {coins.map((c) => (
-                    <li key={c.currency_id}>
-                      <CoinRow
-                        coin={c}
-                        hidden={hidden}
-                        usdtDecimals={usdtDecimals}
-                        onClick={() => navigate(href('tradeAccount', { type, currency_id: c.currency_id }))}
-                      />
-                    </li>
-                  ))}
-                </ul>
+            <QueryView query={list}>
+              {() => (
+                <section className="v-wallet-assets__account" aria-label={t(`wallet.account.${type}`)}>
+                  <button
+                    type="button"
+                    className="v-wallet-tile v-wallet-assets__account-head"
+                    onClick={() => navigate(href('tradeAccount', { type }))}
+                  >
+                    <span>
+                      <small>{t('assets.accountValue', { account: t(`wallet.account.${type}`) })}</small>
+                      <strong data-testid="account-total">
+                        {hidden
+                          ? HIDDEN_AMOUNT
+                          : `≈ ${formatAmount(account?.total_usdt ?? '0', usdtDecimals)}`}{' '}
+                        USDT
+                      </strong>
+                    </span>
+                    <span className="v-wallet-assets__details">
+                      {t('assets.details')}
+                      <RightOutline />
+                    </span>
+                  </button>
+                  <div className="v-wallet-assets__small">
+                    <span id="assets-hide-small">{t('assets.hideSmall')}</span>
+                    <Switch checked={hideSmall} onChange={setHideSmall} aria-labelledby="assets-hide-small" />
+                  </div>
+                  {coins.length === 0 ? (
+                    <EmptyState text={t('common.noData')} />
+                  ) : (
+                    <ul className="v-wallet-coins">
+                      {coins.map((c) => (
+                        <li key={c.currency_id}>
+                          <CoinRow
+                            coin={c}
+                            hidden={hidden}
+                            usdtDecimals={usdtDecimals}
+                            onClick={() =>
+                              navigate(href('tradeAccount', { type, currency_id: c.currency_id }))
+                            }
+                          />
+                        </li>
+                      ))}
+                    </ul>
+                  )}
+                </section>
               )}
-            </section>
-          )}
-        </QueryView>
+            </QueryView>
+          </>
+        )}
       </div>
     </PullToRefresh>
   );
