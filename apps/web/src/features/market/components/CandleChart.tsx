@@ -1,5 +1,6 @@
 import {
   type Candle,
+  type CandlePage,
   type ChartInterval,
   type KlineMessage,
   MarketEvents,
@@ -16,7 +17,8 @@ import {
   registerLocale,
   type Styles,
 } from 'klinecharts';
-import { memo, type RefObject, useEffect, useRef, useState } from 'react';
+import { memo, type RefObject, useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { useTranslation } from 'react-i18next';
 import { useLive } from '../../../shared/live';
 import type { Theme } from '../../../shared/theme';
@@ -125,6 +127,8 @@ function chartStyles(interval: ChartInterval): DeepPartial<Styles> {
 }
 
 type ChartState = 'loading' | 'ready' | 'empty' | 'error';
+/** The first candles, asked for while klinecharts is being set up. */
+type FirstPage = { symbol: string; interval: ChartInterval; page: Promise<CandlePage> };
 
 /** Makes the chart in `el`, its labels in the app's language, its candles from the loader. */
 function createChart(
@@ -134,6 +138,7 @@ function createChart(
   want: RefObject<{ symbol: string; interval: ChartInterval }>,
   push: RefObject<((bar: KLineData) => void) | null>,
   setState: (s: ChartState) => void,
+  first: RefObject<FirstPage | null>,
 ): Chart | null {
   // the chart's own labels (crosshair tooltip) in the app's language
   const locale = `verdant-${lang}`;
@@ -156,7 +161,13 @@ function createChart(
       if (type === 'backward' || type === 'update') return callback([], false);
       if (type === 'init') setState('loading');
       try {
-        const page = await fetchCandles(asked.symbol, asked.interval, type === 'forward' ? timestamp : null);
+        // the first page, asked for before the chart was made, if it is the one wanted
+        const early = first.current;
+        first.current = null;
+        const page =
+          type === 'init' && early?.symbol === asked.symbol && early.interval === asked.interval
+            ? await early.page
+            : await fetchCandles(asked.symbol, asked.interval, type === 'forward' ? timestamp : null);
         if (want.current.symbol !== asked.symbol || want.current.interval !== asked.interval) return;
         const bars = page.list.map(toBar);
         callback(bars, { forward: bars.length > 0, backward: false });
@@ -203,26 +214,41 @@ function CandleChart({ symbol, interval, pricePrecision, volumePrecision, main, 
   const push = useRef<((bar: KLineData) => void) | null>(null);
   const [state, setState] = useState<ChartState>('loading');
   const [attempt, setAttempt] = useState(0);
+  const first = useRef<FirstPage | null>(null);
 
   useEffect(() => {
     const el = box.current;
     if (!el) return;
     let made: Chart | null = null;
     let onResize = () => {};
-    // Three tasks rather than one long one: the date format (its first use loads the locale's
-    // data), then the chart; its configuration and its first drawing come in later tasks.
+    let cancelled = false;
+    // the candles are asked for at once; the chart is made when they are in
+    const asked = want.current;
+    const page = fetchCandles(asked.symbol, asked.interval, null);
+    page.catch(() => {});
+    first.current = { ...asked, page };
+    // Not one long task: the date format (its first use loads the locale's data) in a task of its
+    // own; once the first candles are in, the chart is made, configured (the effects below, run
+    // at once by flushSync) and given its candles in one task, so its first drawing (the next
+    // frame) is the only one: an empty chart is never drawn first.
     let timer = setTimeout(() => {
       warmDateFormat();
-      timer = setTimeout(() => {
-        made = createChart(el, lang, t, want, push, setState);
-        if (!made) return;
-        const c = made;
-        onResize = () => c.resize();
-        window.addEventListener('resize', onResize);
-        setChart(c);
-      }, 0);
+      void page
+        .catch(() => {})
+        .then(() => {
+          if (cancelled) return;
+          timer = setTimeout(() => {
+            made = createChart(el, lang, t, want, push, setState, first);
+            if (!made) return;
+            const c = made;
+            onResize = () => c.resize();
+            window.addEventListener('resize', onResize);
+            flushSync(() => setChart(c));
+          }, 0);
+        });
     }, 0);
     return () => {
+      cancelled = true;
       clearTimeout(timer);
       window.removeEventListener('resize', onResize);
       if (made) dispose(el);
@@ -233,7 +259,7 @@ function CandleChart({ symbol, interval, pricePrecision, volumePrecision, main, 
   // symbol, interval and theme: restyle and reload; attempt ("try again") reloads the same; a new
   // chart (lang re-creates it) needs all of it again
   // biome-ignore lint/correctness/useExhaustiveDependencies: theme restyles from the CSS variables
-  useEffect(() => {
+  useLayoutEffect(() => {
     const c = chart;
     if (!c) return;
     want.current = { symbol, interval };
@@ -243,7 +269,7 @@ function CandleChart({ symbol, interval, pricePrecision, volumePrecision, main, 
     void attempt;
   }, [chart, symbol, interval, pricePrecision, volumePrecision, theme, attempt]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const c = chart;
     if (!c) return;
     c.removeIndicator({ paneId: 'candle_pane' });
@@ -254,7 +280,7 @@ function CandleChart({ symbol, interval, pricePrecision, volumePrecision, main, 
     c.overrideYAxis({ paneId: 'candle_pane', gap: { top: legend ? 96 : 0.2, bottom: 0.1 } });
   }, [chart, main, interval]);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const c = chart;
     if (!c) return;
     c.removeIndicator({ paneId: SUB_PANE });
