@@ -9,7 +9,17 @@ import {
   SpotEvents,
 } from '@verdant/api';
 import { Button } from 'antd-mobile';
-import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import {
+  lazy,
+  memo,
+  Suspense,
+  useCallback,
+  useDeferredValue,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { currentLang } from '../../shared/i18n';
@@ -181,7 +191,10 @@ export default function KlinePage() {
     if (painted && loggedIn) void loadSheet().catch(() => {});
   }, [painted, loggedIn]);
 
-  const market = tickers.data?.find((m) => m.symbol === symbol);
+  // what the market list's answers and ticker messages render comes as a transition, in slices
+  // that leave the main thread free between them, rather than as one long task
+  const list = useDeferredValue(tickers.data);
+  const market = list?.find((m) => m.symbol === symbol);
   const guess = useMemo(() => guessPair(symbol), [symbol]);
   const priceDecimals = market?.price_decimals;
   const amountDecimals = market?.amount_decimals;
@@ -216,7 +229,7 @@ export default function KlinePage() {
   );
 
   if (tickers.data === undefined && tickers.isError) return <QueryFallback query={tickers} />;
-  if (tickers.data !== undefined && !market)
+  if (list !== undefined && !market)
     return (
       <div className="v-market-kline__missing">
         <EmptyState text={t('market.notFound')} />

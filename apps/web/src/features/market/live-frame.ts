@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { startTransition, useCallback, useEffect, useRef, useState } from 'react';
 
 /** Runs `fn` at the next animation frame (a timer where there are no frames, as in tests). */
 function nextFrame(fn: () => void): () => void {
@@ -41,7 +41,8 @@ function afterPaint(fn: () => void, ms: number): () => void {
  */
 export function useAfterFirstPaint(ms = 1000): boolean {
   const [ready, setReady] = useState(false);
-  useEffect(() => afterPaint(() => setReady(true), ms), [ms]);
+  // a transition: what this turns on renders in slices, not in one long task
+  useEffect(() => afterPaint(() => startTransition(() => setReady(true)), ms), [ms]);
   return ready;
 }
 

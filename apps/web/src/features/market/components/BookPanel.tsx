@@ -8,7 +8,7 @@ import {
   type PublicTrade,
   type TradesMessage,
 } from '@verdant/api';
-import { memo, useState } from 'react';
+import { memo, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLive } from '../../../shared/live';
 import { EmptyState } from '../../../shared/ui/EmptyState';
@@ -94,6 +94,8 @@ export const BookPanel = memo(function BookPanel({ symbol, market, live, onPick 
   const { t } = useTranslation();
   const [book, setBook] = useState<(typeof BOOK_VIEWS)[number]>('depth');
   const deal = useQuery({ ...dealQuery(symbol), enabled: live });
+  // rendered as a transition, in slices (see KlinePage)
+  const data = useDeferredValue(deal.data);
   useLiveDeal(symbol, live);
   return (
     <section className="v-market-kline__book">
@@ -108,7 +110,7 @@ export const BookPanel = memo(function BookPanel({ symbol, market, live, onPick 
       {market === undefined ? (
         <SkeletonRows rows={6} />
       ) : (
-        <QueryView query={deal} rows={6}>
+        <QueryView query={{ ...deal, data }} rows={6}>
           {(d) =>
             book === 'depth' ? (
               d.depth.bids.length + d.depth.asks.length === 0 ? (
