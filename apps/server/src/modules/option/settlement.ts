@@ -24,9 +24,6 @@ interface DueRow {
   due: string;
 }
 
-/** A due order as the settling SELECT answers it: DueRow's fields but decimals, in that order. */
-type DueTuple = [string, number, number, number, OptionDirection, string, string, string, string, string];
-
 /** One settled order, as the caller publishes it after the commit. */
 export interface Settled {
   id: string;
@@ -55,10 +52,11 @@ export async function settleBatch(
     // They come back as one JSON array in one row: PGlite parses every field of every result row
     // in JavaScript, which for 5,000 orders cost more than the query (docs/bench.md)
     const [found] = await q.query<{ rows: string | null }>(
-      `SELECT json_agg(json_build_array(o.id::text, o.user_id, o.market_id, o.currency_id, o.direction,
-                                        o.amount::text, o.profit_ratio::text, o.fee_rate::text,
-                                        o.purchase_price::text,
-                                        floor(extract(epoch FROM o.deliver_at) * 1000)::bigint::text)
+      `SELECT json_agg(json_build_object('id', o.id::text, 'user_id', o.user_id, 'market_id', o.market_id,
+                                         'currency_id', o.currency_id, 'direction', o.direction,
+                                         'amount', o.amount::text, 'profit_ratio', o.profit_ratio::text,
+                                         'fee_rate', o.fee_rate::text, 'purchase_price', o.purchase_price::text,
+                                         'due', floor(extract(epoch FROM o.deliver_at) * 1000)::bigint::text)
                        ORDER BY d.deliver_at, d.id)::text AS rows
          FROM (SELECT o.id, o.deliver_at
                  FROM option_orders o
@@ -70,31 +68,7 @@ export async function settleBatch(
          JOIN option_orders o ON o.id = d.id`,
       [new Date(now).toISOString(), limit, [...latest.keys()], [...latest.values()]],
     );
-    const rows = (JSON.parse(found?.rows ?? '[]') as DueTuple[]).map(
-      ([
-        id,
-        user_id,
-        market_id,
-        currency_id,
-        direction,
-        amount,
-        profit_ratio,
-        fee_rate,
-        purchase_price,
-        due,
-      ]) => ({
-        id,
-        user_id,
-        market_id,
-        currency_id,
-        direction,
-        amount,
-        profit_ratio,
-        fee_rate,
-        purchase_price,
-        due,
-      }),
-    );
+    const rows = JSON.parse(found?.rows ?? '[]') as Omit<DueRow, 'decimals'>[];
     if (rows.length === 0) return { settled: [], seen: 0 };
     const currencies = await currenciesById(q);
     const due: DueRow[] = rows.map((o) => ({ ...o, decimals: currencies.get(o.currency_id)!.decimals }));
