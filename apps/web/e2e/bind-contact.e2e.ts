@@ -39,6 +39,8 @@ beforeAll(async () => {
   const user = await expectOk(server.api('user/center', {}, token, 'GET'));
   // logged in, as the app itself stores it
   await page.goto(`${server.base}/h5/`);
+  // the app listens for address changes once it has rendered (HashRouter): wait for Home's tab bar
+  await page.locator('.adm-tab-bar').waitFor();
   await page.evaluate(
     ({ t, u }) => {
       localStorage.setItem('token', t);

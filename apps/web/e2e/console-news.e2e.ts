@@ -78,6 +78,8 @@ describe('a notice written in the console, read in the phone app', () => {
 
   it('the phone app shows it, in Thai, on top of the notices', async () => {
     await phone.goto(`${server!.base}/h5/#/`);
+    // the app listens for address changes once it has rendered (HashRouter): wait for Home's tab bar
+    await phone.locator('.adm-tab-bar').waitFor();
     await phone.evaluate(() => localStorage.setItem('lang', 'th'));
     await phone.goto(`${server!.base}/h5/#/pages/notice/index`);
     await phone.locator('.v-news__row').first().getByText('ปิดปรับปรุงวันอาทิตย์').waitFor();
