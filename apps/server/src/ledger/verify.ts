@@ -95,6 +95,32 @@ export async function verifyLedger(
     problems.push(
       `option order ${o.id}: its delivery price is not the first recorded tick at or after its delivery time`,
     );
+  // every delivered option is paid by the journal it names, and that journal's entry on the
+  // owner's option account is exactly its orders' stakes out of frozen and payouts in (one
+  // order's journal, or several of one user's delivered in the same pass: migration 0026)
+  const paid = await q.query<{ journal: string | null; user_id: number; orders: string }>(
+    `WITH o AS (
+       SELECT delivery_journal_id AS journal, user_id, currency_id, sum(amount) AS stake, sum(payout) AS payout,
+              string_agg(id::text, ', ' ORDER BY id) AS orders
+         FROM option_orders WHERE status = 'delivered'
+        GROUP BY delivery_journal_id, user_id, currency_id
+     ), e AS (
+       SELECT e.journal_id, a.user_id, a.currency_id, sum(e.delta_frozen) AS frozen, sum(e.delta_available) AS available
+         FROM ledger_entries e JOIN ledger_accounts a ON a.id = e.account_id AND a.type = 'option'
+        WHERE e.journal_id IN (SELECT journal FROM o)
+        GROUP BY 1, 2, 3
+     )
+     SELECT o.journal::text, o.user_id, o.orders
+       FROM o LEFT JOIN e ON e.journal_id = o.journal AND e.user_id = o.user_id AND e.currency_id = o.currency_id
+      WHERE e.journal_id IS NULL OR e.frozen <> -o.stake OR e.available <> o.payout
+      ORDER BY o.orders`,
+  );
+  for (const p of paid)
+    problems.push(
+      p.journal === null
+        ? `option orders ${p.orders}: delivered without a journal`
+        : `option orders ${p.orders}: journal ${p.journal} does not pay user ${p.user_id} their stakes and payouts`,
+    );
   if (opts.frozen !== false) problems.push(...(await frozenProblems(q)));
   return { ...counts!, problems };
 }

@@ -128,11 +128,18 @@ describe('SIGKILL between purchase and delivery', { timeout: 300_000 }, () => {
           const won = o.direction === 'bullish' ? up : !up && !same;
           expect(o.result).toBe(same ? 'flat' : won ? 'win' : 'loss');
         }
-        // each order: one stake and one settlement posting
-        const [journals] = await db.query<{ n: number }>(
-          `SELECT count(*)::int AS n FROM ledger_journals WHERE ref_type = 'option_order'`,
+        // each order: its stake's posting, and the settlement journal it names (several
+        // delivered in one pass share one: options_delivered)
+        const [stakes] = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM ledger_journals WHERE ref_type = 'option_order' AND reason = 'option_stake'`,
         );
-        expect(journals!.n).toBe(2 * bought.length);
+        expect(stakes!.n).toBe(bought.length);
+        const [unpaid] = await db.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM option_orders o LEFT JOIN ledger_journals j ON j.id = o.delivery_journal_id
+            WHERE o.user_id = $1 AND j.id IS NULL`,
+          [userId],
+        );
+        expect(unpaid!.n).toBe(0);
         const expected = delivered.list.reduce((sum, o) => sum + Number(o.payout) - Number(o.amount), 1000);
         const [bal] = await db.query<{ available: string; frozen: string }>(
           `SELECT available::text, frozen::text FROM ledger_accounts WHERE user_id = $1 AND type = 'option'`,

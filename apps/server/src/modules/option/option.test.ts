@@ -1,4 +1,5 @@
 import type { OptionSeconds, PayableCurrency } from '@verdant/api';
+import { fromScaled, toScaled } from '@verdant/engine';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { verifyLedger } from '../../ledger/verify.ts';
 import { type Harness, startHarness } from '../../test/harness.ts';
@@ -278,12 +279,20 @@ describe('delivery', () => {
     await tick(h.app, '801', last, 7);
     const runs = await Promise.all(Array.from({ length: 25 }, () => h.app.option.settleDue(last)));
     expect(runs.reduce((a, b) => a + b, 0)).toBe(25);
-    const [posted] = await h.app.ctx.db.query<{ n: number; orders: number }>(
-      `SELECT count(*)::int AS n, count(DISTINCT ref_id)::int AS orders FROM ledger_journals
-        WHERE ref_type = 'option_order' AND reason = 'option_win' AND ref_id = ANY ($1::text[])`,
+    // every order names the one journal that paid it: a trader's orders taken by the same pass
+    // share one (options_delivered), an order taken alone has its own (option_win). Concurrent
+    // passes may split a trader's five between them (SKIP LOCKED), so the split is not fixed.
+    const journals = await h.app.ctx.db.query<{ reason: string; orders: number; users: number }>(
+      `SELECT j.reason, count(o.id)::int AS orders, count(DISTINCT o.user_id)::int AS users
+         FROM ledger_journals j JOIN option_orders o ON o.delivery_journal_id = j.id
+        WHERE o.id = ANY ($1::bigint[]) GROUP BY j.id, j.reason`,
       [bought.map((o) => o.id)],
     );
-    expect(posted).toEqual({ n: 25, orders: 25 });
+    expect(journals.reduce((n, j) => n + j.orders, 0)).toBe(25);
+    for (const j of journals) {
+      expect(j.users).toBe(1);
+      expect(j.reason).toBe(j.orders > 1 ? 'options_delivered' : 'option_win');
+    }
     for (const t of traders)
       expect(await optionBalance(h.app, t.user.id)).toEqual({ available: '1078.4', frozen: '0' });
     expect(await clean()).toEqual([]);
@@ -341,6 +350,64 @@ describe('delivery', () => {
       'UPDATE option_orders SET delivery_tick_id = delivery_tick_id - 1000000 WHERE id = $1',
       [o.id],
     );
+    expect(await clean()).toEqual([]);
+  });
+
+  it("several of a user's options delivered in one pass: one line in the funds record, and ledger:verify proves it pays exactly what the orders say", async () => {
+    // market 10 again, after the test above: delivered in 60 s, after its order's delivery
+    // tick (30 s + 0.5 s), so neither test's ticks fall in the other's delivery window
+    const u = await optionTrader(h, '100');
+    const win = await buy(10, u.token, '2000', { amount: '10', seconds: '60' });
+    const loss = await buy(10, u.token, '2000', { amount: '20', direction: 'bearish', seconds: '60' });
+    const flat = await buy(10, u.token, '2001', { amount: '30', seconds: '60' });
+    const due = Math.max(...[win, loss, flat].map((o) => ms(o.deliver_at)));
+    await tick(h.app, '2001', due, 10);
+    expect(await h.app.option.settleDue(due)).toBe(3);
+    // the win's stake, profit less fee; nothing for the loss; the flat's stake back (exact)
+    const { list } = (await orders(h, u.token, { status: 'delivered' })).body.data;
+    expect(list.map((o) => o.result).sort()).toEqual(['flat', 'loss', 'win']);
+    const paid = fromScaled(
+      list.reduce((s, o) => s + toScaled(o.payout!, 18)!, 0n),
+      18,
+    );
+    const flows = await h.call<{
+      list: { reason: string; reason_text: string; delta_available: string; delta_frozen: string }[];
+    }>('POST', 'wallet/legal_log', { type: 'option' }, { token: u.token });
+    expect(flows.body.data.list[0]).toEqual(
+      expect.objectContaining({
+        reason: 'options_delivered',
+        reason_text: 'Options delivered together',
+        delta_frozen: '-60',
+        delta_available: paid,
+      }),
+    );
+    // three stakes before it, nothing else
+    expect(flows.body.data.list.map((f) => f.reason)).toEqual([
+      'options_delivered',
+      'option_stake',
+      'option_stake',
+      'option_stake',
+      'deposit',
+    ]);
+    expect(await clean()).toEqual([]);
+    const [{ journal }] = (await h.app.ctx.db.query<{ journal: string }>(
+      'SELECT delivery_journal_id::text AS journal FROM option_orders WHERE id = $1',
+      [win.id],
+    )) as [{ journal: string }];
+    const ids = [win.id, loss.id, flat.id].sort((a, b) => Number(a) - Number(b)).join(', ');
+    // an order that says it paid more than its journal did
+    await h.app.ctx.db.query('UPDATE option_orders SET payout = payout + 1 WHERE id = $1', [win.id]);
+    expect(await clean()).toContain(
+      `option orders ${ids}: journal ${journal} does not pay user ${u.user.id} their stakes and payouts`,
+    );
+    await h.app.ctx.db.query('UPDATE option_orders SET payout = payout - 1 WHERE id = $1', [win.id]);
+    // an order delivered without naming its journal
+    await h.app.ctx.db.query('UPDATE option_orders SET delivery_journal_id = NULL WHERE id = $1', [loss.id]);
+    expect(await clean()).toContain(`option orders ${loss.id}: delivered without a journal`);
+    await h.app.ctx.db.query('UPDATE option_orders SET delivery_journal_id = $2 WHERE id = $1', [
+      loss.id,
+      journal,
+    ]);
     expect(await clean()).toEqual([]);
   });
 

@@ -117,7 +117,8 @@ export async function settleBatch(
       pnl: [] as string[],
       fee: [] as string[],
     };
-    const postings = new Map<string, Posting>();
+    // one posting per order; the ledger gets one per user and currency (below)
+    const postings: Posting[] = [];
     const taken: DueRow[] = [];
     for (const o of due) {
       const tick = deliveryTick(o.market_id, Number(o.due));
@@ -146,7 +147,7 @@ export async function settleBatch(
       const ref = { refType: 'option_order', refId: o.id };
       // the stake in flight leaves the frozen balance; the rest is the pool's and the fee's share
       if (s.result === 'win')
-        postings.set(o.id, {
+        postings.push({
           reason: 'option_win',
           ...ref,
           legs: [
@@ -157,7 +158,7 @@ export async function settleBatch(
           ],
         });
       else if (s.result === 'loss')
-        postings.set(o.id, {
+        postings.push({
           reason: 'option_loss',
           ...ref,
           legs: [
@@ -166,24 +167,62 @@ export async function settleBatch(
           ],
         });
       else
-        postings.set(o.id, {
+        postings.push({
           reason: 'option_flat',
           ...ref,
           legs: [stake, { account: user, available: o.amount }],
         });
     }
-    // the ids this statement moved out of 'waiting', as one array (one row back, not thousands)
-    const [moved] = await q.query<{ ids: string | null }>(
+    if (taken.length === 0) return { settled: [], seen: due.length };
+    // The ledger: one journal per user and currency for the pass, as the messages are. An order
+    // delivered alone keeps its own (option_win/loss/flat, naming the order); several of one user
+    // make one 'options_delivered' journal whose legs are theirs merged: one entry per account
+    // (the user's frozen stakes out and payouts in, the pool's net, the fees), where one journal
+    // per order wrote 2-4 entries per order, most of a pass's cost (docs/bench.md). Each order
+    // names its journal (delivery_journal_id), and ledger:verify proves every journal pays
+    // exactly what its orders say.
+    const groups = groupBy(taken, (o) => `${o.user_id}:${o.currency_id}`);
+    const index = new Map(taken.map((o, i) => [o, i]));
+    const journalOf: number[] = [];
+    const list: Posting[] = [];
+    for (const g of groups) {
+      const mine = g.map((o) => postings[index.get(o)!]!);
+      for (const o of g) journalOf[index.get(o)!] = list.length;
+      list.push(
+        mine.length === 1
+          ? mine[0]!
+          : { reason: 'options_delivered', refType: 'option_orders', legs: mine.flatMap((p) => p.legs) },
+      );
+    }
+    const grouped = list.length;
+    // the referrers' rebates on the winners' fees, one per order as its fee was charged
+    list.push(
+      ...(await rebatePostings(
+        q,
+        postings.flatMap((p) => feeCharges(p, 'option')),
+      )),
+    );
+    const results = await postMany(q, list);
+    const short = results.find((r) => !r.ok);
+    // the stake was frozen at purchase: a shortfall means the ledger and the orders disagree
+    if (short && !short.ok)
+      throw new Error(`option settlement: account ${short.accountId} lacks a frozen stake`);
+    const journals = results.slice(0, grouped).map((r) => (r.ok ? r.journalId : ''));
+    // The rows were locked above while waiting (FOR UPDATE re-checks the status of a row another
+    // transaction changed), so this moves every one; the condition stays as the last word: if it
+    // ever moves fewer, the whole batch, postings included, rolls back rather than pay twice.
+    const [moved] = await q.query<{ n: number }>(
       `WITH u AS (
          UPDATE option_orders o
             SET status = 'delivered', delivery_tick_id = u.tick, delivery_price = u.price, delivery_tick_at = u.at,
-                result = u.result, payout = u.payout, pnl = u.pnl, fee = u.fee, settled_at = now()
+                result = u.result, payout = u.payout, pnl = u.pnl, fee = u.fee, settled_at = now(),
+                delivery_journal_id = u.journal
            FROM unnest($1::bigint[], $2::bigint[], $3::numeric[], $4::timestamptz[], $5::text[], $6::numeric[],
-                       $7::numeric[], $8::numeric[]) AS u(id, tick, price, at, result, payout, pnl, fee)
+                       $7::numeric[], $8::numeric[], $9::bigint[]) AS u(id, tick, price, at, result, payout, pnl, fee, journal)
           WHERE o.id = u.id AND o.status = 'waiting'
-          RETURNING o.id
+          RETURNING 1
        )
-       SELECT string_agg(id::text, ',') AS ids FROM u`,
+       SELECT count(*)::int AS n FROM u`,
       [
         plainArray(cols.id),
         plainArray(cols.tick),
@@ -193,39 +232,38 @@ export async function settleBatch(
         plainArray(cols.payout),
         plainArray(cols.pnl),
         plainArray(cols.fee),
+        plainArray(journalOf.map((j) => journals[j]!)),
       ],
     );
-    if (!moved?.ids) return { settled: [], seen: due.length };
-    // posted in delivery order, only for the orders this transaction moved out of 'waiting'
-    const mine = new Set(moved.ids.split(','));
-    const list = taken.filter((o) => mine.has(o.id)).map((o) => postings.get(o.id)!);
-    // the referrers' rebates on the winners' fees, in this transaction
-    list.push(
-      ...(await rebatePostings(
-        q,
-        list.flatMap((p) => feeCharges(p, 'option')),
-      )),
-    );
-    const results = await postMany(q, list);
-    const short = results.find((r) => !r.ok);
-    // the stake was frozen at purchase: a shortfall means the ledger and the orders disagree
-    if (short && !short.ok)
-      throw new Error(`option settlement: account ${short.accountId} lacks a frozen stake`);
+    if (moved?.n !== taken.length)
+      throw new Error(
+        `option settlement: ${moved?.n ?? 0} of ${taken.length} locked orders were still waiting`,
+      );
     // each owner hears of the delivery: one message per user and currency for the pass
-    const { single, grouped } = deliveryMessages(
-      taken.flatMap((o, i) =>
-        mine.has(o.id)
-          ? [{ order: o, price: cols.price[i]!, result: cols.result[i]!, payout: cols.payout[i]! }]
-          : [],
-      ),
+    const messages = deliveryMessages(
+      taken.map((o, i) => ({
+        order: o,
+        price: cols.price[i]!,
+        result: cols.result[i]!,
+        payout: cols.payout[i]!,
+      })),
     );
-    await writeMessages(q, 'option_delivered', single);
-    await writeMessages(q, 'options_delivered', grouped);
-    return {
-      settled: taken.filter((o) => mine.has(o.id)).map((o) => ({ id: o.id, userId: o.user_id })),
-      seen: due.length,
-    };
+    await writeMessages(q, 'option_delivered', messages.single);
+    await writeMessages(q, 'options_delivered', messages.grouped);
+    return { settled: taken.map((o) => ({ id: o.id, userId: o.user_id })), seen: due.length };
   });
+}
+
+/** The items grouped by key, groups in order of their first item, items in order. */
+function groupBy<T>(items: readonly T[], key: (t: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const t of items) {
+    const k = key(t);
+    const g = groups.get(k);
+    if (g) g.push(t);
+    else groups.set(k, [t]);
+  }
+  return [...groups.values()];
 }
 
 interface Delivered {
@@ -243,16 +281,10 @@ interface Delivered {
  * the order history has each one's ticks.
  */
 export function deliveryMessages(list: readonly Delivered[]) {
-  const groups = new Map<string, Delivered[]>();
-  for (const d of list) {
-    const key = `${d.order.user_id}:${d.order.currency_id}`;
-    const g = groups.get(key);
-    if (g) g.push(d);
-    else groups.set(key, [d]);
-  }
+  const groups = groupBy(list, (d) => `${d.order.user_id}:${d.order.currency_id}`);
   const single: { userId: number; params: MessageParams }[] = [];
   const grouped: { userId: number; params: MessageParams }[] = [];
-  for (const g of groups.values()) {
+  for (const g of groups) {
     const { order } = g[0]!;
     if (g.length === 1) {
       single.push({
