@@ -1,5 +1,5 @@
 import type { ReferralRebateKind } from '@verdant/api';
-import { dec, truncateDecimal } from '@verdant/engine';
+import { dec, toScaled, truncateDecimal } from '@verdant/engine';
 import type { Queryable } from '../../db/client.ts';
 import { type Posting, post, postMany, type UserAccountType } from '../../ledger/ledger.ts';
 
@@ -14,6 +14,16 @@ export interface FeeCharge {
   accountType: UserAccountType;
   refType: string;
   refId: string | number;
+}
+
+/**
+ * Whether a decimal amount is above zero: on its exact count of 10^-18 (a settlement pass checks
+ * thousands of fees; decimal.js objects cost more than the rest of the check), decimal.js only
+ * for a value the count cannot hold.
+ */
+function positive(v: string): boolean {
+  const n = toScaled(v, 18);
+  return n === null ? dec(v).gt(0) : n > 0n;
 }
 
 interface ReferrerRow {
@@ -31,7 +41,7 @@ interface ReferrerRow {
  * COMMIT). A payer without a referrer, or a rebate that truncates to zero, gives nothing.
  */
 export async function rebatePostings(q: Queryable, charges: readonly FeeCharge[]): Promise<Posting[]> {
-  const paid = charges.filter((c) => c.payerId > 0 && dec(c.fee).gt(0));
+  const paid = charges.filter((c) => c.payerId > 0 && positive(c.fee));
   if (paid.length === 0) return [];
   const rows = await q.query<ReferrerRow>(
     `SELECT u.id AS payer, u.invited_by AS referrer, COALESCE(m.rate, s.default_rate)::text AS rate,
@@ -121,7 +131,7 @@ export function feeCharges(p: Posting, kind: ReferralRebateKind): FeeCharge[] {
   const out: FeeCharge[] = [];
   for (const l of p.legs) {
     if (!('house' in l.account) || l.account.house !== 'fees' || !l.available) continue;
-    if (!dec(l.available).gt(0)) continue;
+    if (!positive(l.available)) continue;
     out.push({
       kind,
       payerId: payer.userId,
