@@ -1,8 +1,9 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { localeSplit } from './locale-split.ts';
 import pkg from './package.json' with { type: 'json' };
+import { FIRST_PASS_ENV, firstPageModules } from './page-chunks.ts';
 
 const api = 'http://127.0.0.1:8080';
 
@@ -25,6 +26,7 @@ function localeChunk(id: string): string | null {
   return lang ? `locale-${lang}` : null;
 }
 
+
 /**
  * antd-mobile's component styles in a cascade layer (declared in app/theme.css, below the app's own
  * rules): the app's overrides of a component (`.v-market-list__top .adm-tabs-header`, a tab
@@ -40,61 +42,78 @@ function antdLayer(): Plugin {
   };
 }
 
-export default defineConfig({
-  base: '/h5/',
-  plugins: [
-    localeSplit(),
-    antdLayer(),
-    react(),
-    // Every text file also as .br (brotli 11) and .gz (gzip 9) beside it: compressed once here at
-    // the highest levels, sent by the server as is to clients that accept them (http/static.ts).
-    compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' }),
-  ],
-  define: {
-    __APP_VERSION__: JSON.stringify(pkg.version),
-  },
-  resolve: {
-    // One React 19 at the repository root today; dedupe keeps every library on that one copy
-    // should a dependency ever bring its own (two Reacts break hooks).
-    dedupe: ['react', 'react-dom'],
-  },
-  server: {
-    proxy: {
-      '/api': { target: api, changeOrigin: true },
-      '/socket.io': { target: api, ws: true, changeOrigin: true },
+export default defineConfig(async ({ command }): Promise<UserConfig> => {
+  // page-chunks.ts: a first build in memory, which runs this file again with FIRST_PASS_ENV set
+  const firstPass = Boolean(process.env[FIRST_PASS_ENV]);
+  const firstPages = command === 'build' && !firstPass ? await firstPageModules(import.meta.dirname) : null;
+  return {
+    base: '/h5/',
+    plugins: [
+      localeSplit(),
+      antdLayer(),
+      react(),
+      // Every text file also as .br (brotli 11) and .gz (gzip 9) beside it: compressed once here at
+      // the highest levels, sent by the server as is to clients that accept them (http/static.ts).
+      ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })]),
+    ],
+    define: {
+      __APP_VERSION__: JSON.stringify(pkg.version),
     },
-  },
-  build: {
-    // One stylesheet for the whole app, linked from index.html: the other pages' styles (about
-    // 13 KB brotli beside Home's 4.5) no longer arrive one file at a time after their chunks, each
-    // arrival a style recalculation of the whole page (long tasks of 185–366 ms at 4× slowdown).
-    cssCodeSplit: false,
-    outDir: 'dist',
-    emptyOutDir: true,
-    // Spec §7: static chunks load from /h5/static/js.
-    rolldownOptions: {
-      output: {
-        entryFileNames: 'static/js/[name]-[hash].js',
-        chunkFileNames: 'static/js/[name]-[hash].js',
-        // Rolldown alone split the first screen into about twenty files, fifteen of them 0.1–4 KB
-        // (modules shared by the entry and some pages, each costing about 1 KB of headers). Home
-        // now needs five files: the document, the stylesheet, this chunk, Rolldown's runtime and
-        // the language.
-        codeSplitting: {
-          groups: [
-            // everything the entry imports, Home's page among it (routes.tsx), in one chunk;
-            // antd-mobile's zh-CN (its config provider's default) and en-US (the base of every
-            // language, antd-locale.ts) with it
-            { name: 'app', tags: ['$initial'], priority: 2 },
-            // one language's texts, the app's and antd-mobile's, in one file
-            { name: (id) => localeChunk(id), priority: 1 },
-          ],
-        },
-        assetFileNames: (info) =>
-          info.names.some((n) => n.endsWith('.css'))
-            ? 'static/css/[name]-[hash][extname]'
-            : 'static/media/[name]-[hash][extname]',
+    resolve: {
+      // One React 19 at the repository root today; dedupe keeps every library on that one copy
+      // should a dependency ever bring its own (two Reacts break hooks).
+      dedupe: ['react', 'react-dom'],
+    },
+    server: {
+      proxy: {
+        '/api': { target: api, changeOrigin: true },
+        '/socket.io': { target: api, ws: true, changeOrigin: true },
       },
     },
-  },
+    build: {
+      // One stylesheet for the whole app, linked from index.html: the other pages' styles (about
+      // 13 KB brotli beside Home's 4.5) no longer arrive one file at a time after their chunks, each
+      // arrival a style recalculation of the whole page (long tasks of 185–366 ms at 4× slowdown).
+      cssCodeSplit: false,
+      outDir: 'dist',
+      emptyOutDir: true,
+      // Spec §7: static chunks load from /h5/static/js.
+      rolldownOptions: {
+        output: {
+          entryFileNames: 'static/js/[name]-[hash].js',
+          chunkFileNames: 'static/js/[name]-[hash].js',
+          // Rolldown alone split the first screen into about twenty files, fifteen of them 0.1–4 KB
+          // (modules shared by the entry and some pages, each costing about 1 KB of headers). Home
+          // now needs five files: the document, the stylesheet, this chunk, Rolldown's runtime and
+          // the language.
+          codeSplitting: {
+            groups: [
+              // everything the entry imports, Home's page among it (routes.tsx), in one chunk;
+              // antd-mobile's zh-CN (its config provider's default) and en-US (the base of every
+              // language, antd-locale.ts) with it
+              { name: 'app', tags: ['$initial'], priority: 2 },
+              // one language's texts, the app's and antd-mobile's, in one file
+              { name: (id) => localeChunk(id), priority: 1 },
+              // what the market list, the chart page's first paint and the assets page need beyond
+              // the main chunk, in one file instead of 20–26 (page-chunks.ts); the modules were
+              // chosen by Rolldown's tree-shaking already, so their imports stay where they are
+              ...(firstPages
+                ? [
+                    {
+                      name: (id: string) => (firstPages.has(id) ? 'pages' : null),
+                      includeDependenciesRecursively: false,
+                      priority: 1,
+                    },
+                  ]
+                : []),
+            ],
+          },
+          assetFileNames: (info) =>
+            info.names.some((n) => n.endsWith('.css'))
+              ? 'static/css/[name]-[hash][extname]'
+              : 'static/media/[name]-[hash][extname]',
+        },
+      },
+    },
+  };
 });
