@@ -51,7 +51,8 @@ const schema = url ? `bench_prof_${Date.now()}` : undefined;
 const db = await openDb(url ? { url, schema } : {});
 try {
   await migrate(db);
-  const users = await seedOptionUsers(db);
+  // USERS=n: owners of the 10,000 (the bench's 1,000 otherwise; 10000: one order each)
+  const users = await seedOptionUsers(db, process.env.USERS ? Number(process.env.USERS) : undefined);
   const base = Date.now() - 120_000;
   await seedOptionOrders(db, users, 10_000, base, base + 30_000, 1);
   await optionTick(db, '67000.01', base + 31_000);

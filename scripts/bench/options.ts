@@ -46,9 +46,9 @@ export interface OptionsBench {
   ledgerClean: boolean;
 }
 
-export async function seedOptionUsers(db: Db): Promise<number[]> {
+export async function seedOptionUsers(db: Db, count = USERS): Promise<number[]> {
   const tag = randomBytes(4).toString('hex');
-  const emails = Array.from({ length: USERS }, (_, i) => `opt${i}.${tag}@example.com`);
+  const emails = Array.from({ length: count }, (_, i) => `opt${i}.${tag}@example.com`);
   const rows = await db.query<{ id: number }>(
     `INSERT INTO users (nickname, account_type, email, password_hash, invite_code, verification)
      SELECT 'bench', 'email', e, '!', upper(substr(md5(e), 1, 10)), 'verified' FROM unnest($1::text[]) AS e

@@ -174,24 +174,29 @@ export async function settleBatch(
         });
     }
     if (taken.length === 0) return { settled: [], seen: due.length };
-    // The ledger: one journal per user and currency for the pass, as the messages are. An order
-    // delivered alone keeps its own (option_win/loss/flat, naming the order); several of one user
-    // make one 'options_delivered' journal whose legs are theirs merged: one entry per account
-    // (the user's frozen stakes out and payouts in, the pool's net, the fees), where one journal
-    // per order wrote 2-4 entries per order, most of a pass's cost (docs/bench.md). Each order
-    // names its journal (delivery_journal_id), and ledger:verify proves every journal pays
-    // exactly what its orders say.
-    const groups = groupBy(taken, (o) => `${o.user_id}:${o.currency_id}`);
-    const index = new Map(taken.map((o, i) => [o, i]));
+    // The ledger: one journal per currency for the batch. Its legs are every order's merged, so it
+    // writes one entry per account touched: each owner's option account (their stakes out of
+    // frozen, their payouts in: one line in their funds record), the pool's net and the fees.
+    // One journal per order wrote a journal and 2-4 entries per order, most of a pass's cost
+    // (docs/bench.md). A batch of one order keeps its own journal (option_win/loss/flat, naming
+    // the order). Each order names its journal (delivery_journal_id), and ledger:verify proves
+    // that every journal pays each owner exactly what their orders in it say.
+    const groups = groupBy(
+      taken.map((o, i) => ({ currency: o.currency_id, i })),
+      (x) => String(x.currency),
+    );
     const journalOf: number[] = [];
     const list: Posting[] = [];
     for (const g of groups) {
-      const mine = g.map((o) => postings[index.get(o)!]!);
-      for (const o of g) journalOf[index.get(o)!] = list.length;
+      for (const { i } of g) journalOf[i] = list.length;
       list.push(
-        mine.length === 1
-          ? mine[0]!
-          : { reason: 'options_delivered', refType: 'option_orders', legs: mine.flatMap((p) => p.legs) },
+        g.length === 1
+          ? postings[g[0]!.i]!
+          : {
+              reason: 'options_delivered',
+              refType: 'option_orders',
+              legs: g.flatMap(({ i }) => postings[i]!.legs),
+            },
       );
     }
     const grouped = list.length;
