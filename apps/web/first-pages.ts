@@ -1,7 +1,7 @@
 /**
  * The pages other than Home that the first-load work is measured on (docs/bench.md, issue 18),
- * by hash path, with their files under src/features. Their code is one chunk (page-chunks.ts).
- * Home is in the main chunk.
+ * by hash path, with their files under src/features. Their code is one chunk (page-chunks.ts), and
+ * src/early.ts preloads it when the app opens on one of them. Home is in the main chunk.
  */
 export const FIRST_PAGES: Readonly<Record<string, string>> = {
   '/pages/trade/index': 'market/MarketListPage.tsx',
@@ -9,3 +9,12 @@ export const FIRST_PAGES: Readonly<Record<string, string>> = {
   '/pages/assets/index': 'wallet/AssetsPage.tsx',
 };
 
+/** The id of index.html's data block naming the files src/early.ts preloads (vite.config.ts). */
+export const EARLY_FILES_ID = 'early-files';
+
+export interface EarlyFiles {
+  /** Hash path → the page's chunks beyond the main chunk. */
+  pages: Record<string, string[]>;
+  /** Language → its two text chunks (locale-split.ts): the first screen's, and the rest. */
+  texts: Record<string, { first: string; rest: string }>;
+}

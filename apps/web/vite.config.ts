@@ -1,6 +1,7 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
+import { EARLY_FILES_ID, type EarlyFiles, FIRST_PAGES } from './first-pages.ts';
 import { localeSplit } from './locale-split.ts';
 import pkg from './package.json' with { type: 'json' };
 import { FIRST_PASS_ENV, firstPageModules } from './page-chunks.ts';
@@ -26,6 +27,8 @@ function localeChunk(id: string): string | null {
   return lang ? `locale-${lang}` : null;
 }
 
+// src/early.ts and the constants it shares with this file (first-pages.ts)
+const EARLY_SCRIPT = /[\\/](src[\\/]early|first-pages)\.ts$/;
 
 /**
  * antd-mobile's component styles in a cascade layer (declared in app/theme.css, below the app's own
@@ -42,6 +45,79 @@ function antdLayer(): Plugin {
   };
 }
 
+/**
+ * src/early.ts as an entry of its own, named in index.html's head with `async`: it runs as soon
+ * as it arrives, while the main chunk still downloads (Vite would merge a second script of
+ * index.html into the main one). Beside it, in a data block (no script runs from it), the files
+ * it preloads: the chunks of each page of first-pages.ts beyond the main chunk, and each
+ * language's two text chunks.
+ */
+function earlyScript(): Plugin {
+  let base = '/';
+  let root = '';
+  return {
+    name: 'verdant-early-script',
+    apply: 'build',
+    config: () => ({ build: { rolldownOptions: { input: { index: 'index.html', early: 'src/early.ts' } } } }),
+    configResolved(c) {
+      base = c.base;
+      root = c.root;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(_html, ctx) {
+        const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk');
+        const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+        const reach = (from: string[]) => {
+          const seen = new Set<string>();
+          const todo = [...from];
+          while (todo.length) {
+            const f = todo.pop() as string;
+            if (seen.has(f)) continue;
+            seen.add(f);
+            todo.push(...(byFile.get(f)?.imports ?? []));
+          }
+          return seen;
+        };
+        const early = chunks.find((c) => c.isEntry && c.name === 'early');
+        const main = chunks.find((c) => c.isEntry && c.name === 'index');
+        if (!early || !main) throw new Error('early script: no chunk');
+        // an import would make it wait for that file, the main chunk usually
+        if (early.imports.length) throw new Error(`early script: imports ${early.imports.join(', ')}`);
+        const initial = reach([main.fileName]);
+        const files: EarlyFiles = { pages: {}, texts: {} };
+        for (const [path, file] of Object.entries(FIRST_PAGES)) {
+          const id = `${root}/src/features/${file}`;
+          const own = chunks.find((c) => c.moduleIds.includes(id));
+          if (!own) throw new Error(`early script: ${file} in no chunk`);
+          files.pages[path] = [...reach([own.fileName])].filter((f) => !initial.has(f)).map((f) => base + f);
+        }
+        for (const c of chunks) {
+          const m = /^locale-(\w+?)(-rest)?$/.exec(c.name);
+          const lang = m?.[1];
+          if (!lang) continue;
+          const texts = files.texts[lang] ?? { first: '', rest: '' };
+          texts[m[2] ? 'rest' : 'first'] = base + c.fileName;
+          files.texts[lang] = texts;
+        }
+        return [
+          {
+            tag: 'script',
+            attrs: { type: 'application/json', id: EARLY_FILES_ID },
+            children: JSON.stringify(files),
+            injectTo: 'head-prepend',
+          },
+          {
+            tag: 'script',
+            attrs: { type: 'module', async: true, crossorigin: true, src: base + early.fileName },
+            injectTo: 'head-prepend',
+          },
+        ];
+      },
+    },
+  };
+}
+
 export default defineConfig(async ({ command }): Promise<UserConfig> => {
   // page-chunks.ts: a first build in memory, which runs this file again with FIRST_PASS_ENV set
   const firstPass = Boolean(process.env[FIRST_PASS_ENV]);
@@ -52,6 +128,7 @@ export default defineConfig(async ({ command }): Promise<UserConfig> => {
       localeSplit(),
       antdLayer(),
       react(),
+      earlyScript(),
       // Every text file also as .br (brotli 11) and .gz (gzip 9) beside it: compressed once here at
       // the highest levels, sent by the server as is to clients that accept them (http/static.ts).
       ...(firstPass ? [] : [compression({ algorithms: ['brotliCompress', 'gzip'], logLevel: 'silent' })]),
@@ -91,7 +168,8 @@ export default defineConfig(async ({ command }): Promise<UserConfig> => {
               // everything the entry imports, Home's page among it (routes.tsx), in one chunk;
               // antd-mobile's zh-CN (its config provider's default) and en-US (the base of every
               // language, antd-locale.ts) with it
-              { name: 'app', tags: ['$initial'], priority: 2 },
+              // (src/early.ts, index.html's other script, stays apart: it must not wait for this one)
+              { name: 'app', tags: ['$initial'], test: (id) => !EARLY_SCRIPT.test(id), priority: 2 },
               // one language's texts, the app's and antd-mobile's, in one file
               { name: (id) => localeChunk(id), priority: 1 },
               // what the market list, the chart page's first paint and the assets page need beyond

@@ -1,5 +1,6 @@
 import { API_BASE, type ApiEnvelope, isNotLoggedIn, isOk, LANG_HEADER } from '@verdant/api';
 import i18next from 'i18next';
+import { takeEarlyResponse } from './early-requests';
 import { AppEvent, type NotLoggedInDetail } from './events';
 import { currentLang } from './i18n';
 import { clearSession, getToken } from './session';
@@ -134,6 +135,16 @@ export function withTimeout(callerSignal: AbortSignal | undefined, ms = REQUEST_
   };
 }
 
+/** The promise, or its rejection with the signal's reason once the signal aborts. */
+function abortable<T>(p: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    p.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
 /** Calls /api/<path>, unwraps the envelope and returns data with the server's message. */
 export async function requestFull<T>(path: string, options: RequestOptions = {}): Promise<ApiResult<T>> {
   const method = options.method ?? 'POST';
@@ -153,7 +164,11 @@ export async function requestFull<T>(path: string, options: RequestOptions = {})
   let status = 0;
   let payload: unknown;
   try {
-    const res = await fetch(url, { method, headers, body, signal: deadline.signal });
+    const ask = () => fetch(url, { method, headers, body, signal: deadline.signal });
+    // the page the app opened on: its first answer may have been asked for already (src/early.ts)
+    const early =
+      body === undefined ? takeEarlyResponse(method, url, headers[LANG_HEADER] ?? '', token) : null;
+    const res = await (early ? abortable(early.catch(ask), deadline.signal) : ask());
     status = res.status;
     const text = await res.text();
     try {

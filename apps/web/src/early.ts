@@ -1,0 +1,100 @@
+/**
+ * A script of its own, which index.html loads beside the main chunk (vite.config.ts): while the
+ * main chunk (about 120 KB) downloads, it starts what the opening page will ask for only once
+ * that chunk has run: the language's texts, the page's chunk (market list, chart, assets), and
+ * for the pages whose largest paint is their API answer (the market list, the assets page) that
+ * answer. shared/api.ts takes the answer (shared/early-requests.ts) when the page asks for the
+ * same thing with the same language and session; the chunks are modulepreloads, which the
+ * page's import then finds. It imports only constants, so it stays a file of a few hundred
+ * bytes: the paths and keys below are the app's (checked in early.test.ts).
+ */
+import { EARLY_FILES_ID, type EarlyFiles } from '../first-pages';
+
+export interface EarlyRequest {
+  method: 'GET' | 'POST';
+  /** As shared/api.ts builds it: /api/<path>. */
+  url: string;
+  lang: string;
+  token: string | null;
+  at: number;
+  response: Promise<Response>;
+}
+
+declare global {
+  interface Window {
+    __verdantEarly?: EarlyRequest[];
+  }
+}
+
+/** Hash paths and the requests their first render makes; `auth` ones only with a session. */
+export const EARLY_PAGES: Record<
+  string,
+  readonly { method: 'GET' | 'POST'; path: string; auth?: boolean }[]
+> = {
+  '/pages/trade/index': [{ method: 'GET', path: 'currency/quotation_new' }],
+  '/pages/assets/index': [
+    { method: 'POST', path: 'wallet/list', auth: true },
+    { method: 'GET', path: 'wallet/demo_funds', auth: true },
+    { method: 'GET', path: 'wallet/currencies', auth: true },
+  ],
+};
+export const EARLY_LANGS = ['th', 'en', 'ja', 'ko', 'es', 'zh', 'hk'];
+export const EARLY_DEFAULT_LANG = 'th';
+export const EARLY_API_BASE = '/api';
+
+function stored(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null; // storage disabled: the page asks itself
+  }
+}
+
+function preload(doc: Document, href: string): void {
+  const link = doc.createElement('link');
+  link.rel = 'modulepreload';
+  link.crossOrigin = ''; // as Vite's own module preloads, so the import finds this fetch
+  link.href = href;
+  doc.head.append(link);
+}
+
+/** The files of index.html's data block: chunks of the pages and of the languages. */
+function earlyFiles(doc: Document): EarlyFiles | null {
+  try {
+    return JSON.parse(doc.getElementById(EARLY_FILES_ID)?.textContent ?? 'null') as EarlyFiles | null;
+  } catch {
+    return null;
+  }
+}
+
+/** Starts the requests of the page at the address (the app's own start is not waited for). */
+export function startEarlyRequests(win: Window = window): void {
+  const path = win.location.hash.slice(1).split('?')[0] || '/';
+  const storedLang = stored('lang');
+  const lang = storedLang && EARLY_LANGS.includes(storedLang) ? storedLang : EARLY_DEFAULT_LANG;
+  const files = earlyFiles(win.document);
+  const texts = files?.texts[lang];
+  const pageFiles = files?.pages[path];
+  // the first screen's texts on every page; the rest only beside a page of its own (lazy-page.ts)
+  if (texts?.first) preload(win.document, texts.first);
+  if (pageFiles) {
+    for (const f of pageFiles) preload(win.document, f);
+    if (texts?.rest) preload(win.document, texts.rest);
+  }
+  const page = EARLY_PAGES[path];
+  if (!page) return;
+  const token = stored('token');
+  const list: EarlyRequest[] = [];
+  for (const r of page) {
+    if (r.auth && !token) continue;
+    const url = `${EARLY_API_BASE}/${r.path}`;
+    const headers: Record<string, string> = { lang, Accept: 'application/json' };
+    if (token) headers.Authorization = token;
+    const response = win.fetch(url, { method: r.method, headers });
+    response.catch(() => {}); // the page asks again (shared/api.ts)
+    list.push({ method: r.method, url, lang, token, at: Date.now(), response });
+  }
+  win.__verdantEarly = list;
+}
+
+startEarlyRequests();
