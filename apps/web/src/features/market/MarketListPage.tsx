@@ -19,6 +19,7 @@ import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
 import { FavouriteStar } from './components/FavouriteStar';
 import { useToggleFavourite } from './favourites';
+import { useAfterFirstPaint } from './live-frame';
 import './market-list.css';
 
 type View = 'all' | 'favourites';
@@ -41,7 +42,8 @@ export default function MarketListPage() {
   const [view, setView] = useState<View>('all');
   const [search, setSearch] = useState('');
   const tickers = useQuery(tickersQuery());
-  useLiveTickers();
+  // the socket client (a chunk of its own, with its evaluation) after the page's first paint
+  useLiveTickers(undefined, useAfterFirstPaint());
   const toggle = useToggleFavourite();
 
   const list = useMemo(
