@@ -121,12 +121,15 @@ export async function writeMessages(
   const [written] = await q.query<{ ids: string; at: Date }>(
     `WITH m AS (
        INSERT INTO messages (user_id, kind, params)
-       SELECT u.user_id, $1, u.params::jsonb FROM unnest($2::int[], $3::text[]) WITH ORDINALITY AS u(user_id, params, n)
+       SELECT u.user_id, $1, u.params
+         FROM ROWS FROM (unnest($2::int[]), jsonb_array_elements($3::jsonb)) WITH ORDINALITY AS u(user_id, params, n)
         ORDER BY u.n
        RETURNING id
      )
      SELECT (SELECT string_agg(id::text, ',' ORDER BY id) FROM m) AS ids, now() AS at`,
-    [kind, `{${entries.map((e) => e.userId).join(',')}}`, params.map((x) => JSON.stringify(x))],
+    // the params as one JSON array, parsed once, not an array of JSON texts each escaped into
+    // the array literal and parsed apart (a settlement pass writes thousands)
+    [kind, `{${entries.map((e) => e.userId).join(',')}}`, JSON.stringify(params)],
   );
   // identity values are taken in the order the rows are inserted (the entries' order), so the
   // ascending ids match the entries one by one
