@@ -8,6 +8,8 @@
  *  - `p99LateMs`: the job on its timer while a feed records a tick every 250 ms: how long after
  *    an order could first settle (its delivery time, or its delivery tick's commit when that
  *    came later) its settlement was committed, p50 / p99 / max over the 10,000;
+ *  - `owners10kMs`: one pass over 10,000 orders of 10,000 different users (one each): the
+ *    same work with nothing shared per owner (a journal entry, an account and a message each);
  *  - the peer: the same work one order per transaction (lock, mark, post, commit), timed on
  *    200 orders and scaled to 10,000.
  */
@@ -38,6 +40,8 @@ export interface OptionsBench {
   passesMs: number[];
   /** CPU time of this process for that pass: with PGlite the database's work too, and far less moved by other load. */
   settle10kCpuMs: number;
+  /** One pass over 10,000 orders of 10,000 owners. */
+  owners10kMs: number;
   p50LateMs: number;
   p99LateMs: number;
   maxLateMs: number;
@@ -176,6 +180,16 @@ export async function optionsBench(opts: {
     const settle10kMs = median.ms;
     const settle10kCpuMs = median.cpuMs;
 
+    // 1b. one pass over 10,000 orders of 10,000 owners, one order each
+    const owners = [...users, ...(await seedOptionUsers(db, ORDERS - users.length))];
+    const oBase = Date.now() - 120_000;
+    await seedOptionOrders(db, owners, ORDERS, oBase, oBase + 30_000, 4);
+    await optionTick(db, '67000.02', oBase + 31_000);
+    const oSettler = new OptionSettler(db, { onSettled: () => {}, onError: (e) => console.error(e) });
+    const o0 = performance.now();
+    if ((await oSettler.settleDue(oBase + 31_000)) !== ORDERS) throw new Error('bench: owners pass');
+    const owners10kMs = performance.now() - o0;
+
     // 2. the job on its timer: 10,000 due in the same second, a tick every 250 ms
     const dueAt = Date.now() + 3_000;
     await seedOptionOrders(db, users, ORDERS, Date.now(), dueAt, 2);
@@ -244,6 +258,7 @@ export async function optionsBench(opts: {
       settle10kMs,
       passesMs: passes.map((p) => p.ms),
       settle10kCpuMs,
+      owners10kMs,
       p50LateMs: late.length ? pct(late, 50) : Number.NaN,
       p99LateMs: late.length ? pct(late, 99) : Number.NaN,
       maxLateMs: late.length ? late[late.length - 1]! : Number.NaN,
