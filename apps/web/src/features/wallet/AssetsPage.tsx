@@ -10,6 +10,7 @@ import {
   RightOutline,
   UploadOutline,
 } from 'antd-mobile-icons';
+import { useDeferredValue } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { formatAmount, HIDDEN_AMOUNT, isLess, isZero, NO_VALUE } from '../../shared/money';
@@ -54,7 +55,12 @@ export default function AssetsPage() {
   const show = (v: string | null, decimals: number) => (hidden ? HIDDEN_AMOUNT : formatAmount(v, decimals));
 
   const data = list.data;
-  const account = data?.accounts.find((a) => a.type === type);
+  // The balances' rows arrive a commit after the tabs, as a transition: antd-mobile's Tabs measure
+  // themselves (offsetLeft) when they mount, which forces style and layout of all that commit
+  // inserted in the same task; a second commit keeps that measure small and renders the rows in
+  // slices.
+  const shown = useDeferredValue(data);
+  const account = shown?.accounts.find((a) => a.type === type);
   const coins = (account?.currencies ?? []).filter((c) => !hideSmall || !isSmallCoin(c));
 
   return (
@@ -121,7 +127,15 @@ export default function AssetsPage() {
               ))}
             </Tabs>
 
-            <QueryView query={list}>
+            <QueryView
+              query={{
+                isPending: list.isPending,
+                isError: list.isError,
+                error: list.error,
+                refetch: list.refetch,
+                data: shown,
+              }}
+            >
               {() => (
                 <section className="v-wallet-assets__account" aria-label={t(`wallet.account.${type}`)}>
                   <button
