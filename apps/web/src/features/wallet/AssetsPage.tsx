@@ -10,7 +10,7 @@ import {
   RightOutline,
   UploadOutline,
 } from 'antd-mobile-icons';
-import { useDeferredValue } from 'react';
+import { startTransition, useDeferredValue, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { formatAmount, HIDDEN_AMOUNT, isLess, isZero, NO_VALUE } from '../../shared/money';
@@ -55,11 +55,16 @@ export default function AssetsPage() {
   const show = (v: string | null, decimals: number) => (hidden ? HIDDEN_AMOUNT : formatAmount(v, decimals));
 
   const data = list.data;
-  // The balances' rows arrive a commit after the tabs, as a transition: antd-mobile's Tabs measure
-  // themselves (offsetLeft) when they mount, which forces style and layout of all that commit
-  // inserted in the same task; a second commit keeps that measure small and renders the rows in
-  // slices.
-  const shown = useDeferredValue(data);
+  // The card and the tabs, then the balances' rows, come as two transitions (rendered in slices),
+  // one commit each: antd-mobile's Tabs measure themselves (offsetLeft) when they mount, which
+  // forces style and layout of all that commit inserted in the same task; the rows in a later
+  // commit keep that measure small.
+  const ready = useDeferredValue(demo.isFetched);
+  const [rowsOn, setRowsOn] = useState(false);
+  useEffect(() => {
+    if (ready) startTransition(() => setRowsOn(true));
+  }, [ready]);
+  const shown = rowsOn ? data : undefined;
   const account = shown?.accounts.find((a) => a.type === type);
   const coins = (account?.currencies ?? []).filter((c) => !hideSmall || !isSmallCoin(c));
 
@@ -111,7 +116,7 @@ export default function AssetsPage() {
           </nav>
         </section>
 
-        {!demo.isFetched ? (
+        {!ready ? (
           <SkeletonRows />
         ) : (
           <>
