@@ -14,6 +14,22 @@ import { FIRST_PAGES } from './first-pages.ts';
  * the API package) import everything they re-export, and only tree-shaking knows what is used.
  */
 
+/** The chunks `from` load with them: themselves and their static imports, transitively (file names). */
+export function importClosure(
+  byFile: ReadonlyMap<string, { imports: readonly string[] }>,
+  from: Iterable<string>,
+): Set<string> {
+  const seen = new Set<string>();
+  const todo = [...from];
+  while (todo.length) {
+    const f = todo.pop() as string;
+    if (seen.has(f)) continue;
+    seen.add(f);
+    todo.push(...(byFile.get(f)?.imports ?? []));
+  }
+  return seen;
+}
+
 /** Set during the first build, so vite.config.ts leaves the group (and the compression) out. */
 export const FIRST_PASS_ENV = 'VERDANT_PAGE_CHUNKS_PASS';
 
@@ -28,17 +44,7 @@ export async function firstPageModules(root: string): Promise<Set<string>> {
   const outputs = (Array.isArray(result) ? result : [result]) as Rolldown.RolldownOutput[];
   const chunks = new Map<string, Rolldown.OutputChunk>();
   for (const o of outputs) for (const c of o.output) if (c.type === 'chunk') chunks.set(c.fileName, c);
-  const reach = (from: Iterable<string>) => {
-    const seen = new Set<string>();
-    const todo = [...from];
-    while (todo.length) {
-      const f = todo.pop() as string;
-      if (seen.has(f)) continue;
-      seen.add(f);
-      todo.push(...(chunks.get(f)?.imports ?? []));
-    }
-    return seen;
-  };
+  const reach = (from: Iterable<string>) => importClosure(chunks, from);
   const initial = reach([...chunks.values()].filter((c) => c.isEntry).map((c) => c.fileName));
   const pages = Object.values(FIRST_PAGES).map((p) => `${root}/src/features/${p}`);
   const pageChunks = [...chunks.values()].filter((c) => c.moduleIds.some((id) => pages.includes(id)));

@@ -4,7 +4,7 @@ import { compression } from 'vite-plugin-compression2';
 import { EARLY_FILES_ID, type EarlyFiles, FIRST_PAGES } from './first-pages.ts';
 import { localeSplit } from './locale-split.ts';
 import pkg from './package.json' with { type: 'json' };
-import { FIRST_PASS_ENV, firstPageModules } from './page-chunks.ts';
+import { FIRST_PASS_ENV, firstPageModules, importClosure } from './page-chunks.ts';
 
 const api = 'http://127.0.0.1:8080';
 
@@ -68,17 +68,7 @@ function earlyScript(): Plugin {
       handler(_html, ctx) {
         const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk');
         const byFile = new Map(chunks.map((c) => [c.fileName, c]));
-        const reach = (from: string[]) => {
-          const seen = new Set<string>();
-          const todo = [...from];
-          while (todo.length) {
-            const f = todo.pop() as string;
-            if (seen.has(f)) continue;
-            seen.add(f);
-            todo.push(...(byFile.get(f)?.imports ?? []));
-          }
-          return seen;
-        };
+        const reach = (from: string[]) => importClosure(byFile, from);
         const early = chunks.find((c) => c.isEntry && c.name === 'early');
         const main = chunks.find((c) => c.isEntry && c.name === 'index');
         if (!early || !main) throw new Error('early script: no chunk');
