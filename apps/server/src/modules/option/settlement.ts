@@ -33,10 +33,11 @@ export interface Settled {
 /**
  * Settles up to `limit` waiting orders whose delivery time is at or before `now` and whose
  * delivery tick (the first recorded at or after the delivery time) exists, in one transaction:
- * the conditional UPDATE ... WHERE status = 'waiting' RETURNING decides which orders this call
- * settles, and only those are posted, so an order is settled exactly once however many callers
- * race (SKIP LOCKED also keeps them off each other's rows). Answers the orders settled and how
- * many due orders it looked at (fewer than `limit`: none left with a tick).
+ * the orders are locked while still waiting (FOR UPDATE SKIP LOCKED keeps racing callers off each
+ * other's rows), posted, then marked delivered by a conditional UPDATE ... WHERE status =
+ * 'waiting' that must move every one of them, or the whole transaction rolls back: an order is
+ * settled exactly once however many callers race. Answers the orders settled and how many due
+ * orders it looked at (fewer than `limit`: none left with a tick).
  */
 export async function settleBatch(
   db: Db,
@@ -117,7 +118,7 @@ export async function settleBatch(
       pnl: [] as string[],
       fee: [] as string[],
     };
-    // one posting per order; the ledger gets one per user and currency (below)
+    // one posting per order: a batch of one posts it, a larger batch merges them (below)
     const postings: Posting[] = [];
     const taken: DueRow[] = [];
     for (const o of due) {
@@ -181,21 +182,21 @@ export async function settleBatch(
     // (docs/bench.md). A batch of one order keeps its own journal (option_win/loss/flat, naming
     // the order). Each order names its journal (delivery_journal_id), and ledger:verify proves
     // that every journal pays each owner exactly what their orders in it say.
-    const groups = groupBy(
-      taken.map((o, i) => ({ currency: o.currency_id, i })),
-      (x) => String(x.currency),
+    const byCurrency = groupBy(
+      taken.map((_, i) => i),
+      (i) => String(taken[i]!.currency_id),
     );
     const journalOf: number[] = [];
     const list: Posting[] = [];
-    for (const g of groups) {
-      for (const { i } of g) journalOf[i] = list.length;
+    for (const g of byCurrency) {
+      for (const i of g) journalOf[i] = list.length;
       list.push(
         g.length === 1
-          ? postings[g[0]!.i]!
+          ? postings[g[0]!]!
           : {
               reason: 'options_delivered',
               refType: 'option_orders',
-              legs: g.flatMap(({ i }) => postings[i]!.legs),
+              legs: g.flatMap((i) => postings[i]!.legs),
             },
       );
     }
