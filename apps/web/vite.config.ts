@@ -163,12 +163,13 @@ export default defineConfig(async ({ command }): Promise<UserConfig> => {
               // one language's texts, the app's and antd-mobile's, in one file
               { name: (id) => localeChunk(id), priority: 1 },
               // what the market list, the chart page's first paint and the assets page need beyond
-              // the main chunk, in one file instead of 20–26 (page-chunks.ts); the modules were
+              // the main chunk, in two or three files each instead of 20–26, by the pages that need
+              // them (page-chunks.ts); the modules were
               // chosen by Rolldown's tree-shaking already, so their imports stay where they are
               ...(firstPages
                 ? [
                     {
-                      name: (id: string) => (firstPages.has(id) ? 'pages' : null),
+                      name: (id: string) => firstPages.get(id) ?? null,
                       includeDependenciesRecursively: false,
                       priority: 1,
                     },

@@ -2,7 +2,16 @@ import { API_BASE, DEFAULT_LANG, LANGS, Paths } from '@verdant/api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EARLY_FILES_ID, FIRST_PAGES } from '../first-pages';
 import { pageAt } from './app/page-meta';
-import { EARLY_API_BASE, EARLY_DEFAULT_LANG, EARLY_LANGS, EARLY_PAGES, startEarlyRequests } from './early';
+import {
+  EARLY_API_BASE,
+  EARLY_DEFAULT_LANG,
+  EARLY_FORM_TYPE,
+  EARLY_LANGS,
+  EARLY_PAGES,
+  startEarlyRequests,
+} from './early';
+import { FORM_TYPE } from './shared/api';
+import { LATEST_NOTICES } from './shared/news';
 import { paths } from './shared/paths';
 
 // early.ts imports nothing of the app's to stay small: its copies must stay the app's
@@ -16,9 +25,21 @@ describe('early requests', () => {
   });
 
   it('names the pages, requests and keys the app uses', () => {
-    expect(Object.keys(EARLY_PAGES).sort()).toEqual([paths.assets, paths.trade].sort());
-    // the same method and path as tickersQuery, walletListQuery, demoFundsQuery and currenciesQuery
+    expect(Object.keys(EARLY_PAGES).sort()).toEqual(
+      [paths.home, paths.assets, paths.kline, paths.trade].sort(),
+    );
+    // the same method, path and body as tickersQuery, latestNoticesQuery, tradeQueries' deal,
+    // walletListQuery, demoFundsQuery and currenciesQuery
+    expect(EARLY_PAGES[paths.home]).toEqual([
+      { method: 'GET', path: Paths.quotations },
+      {
+        method: 'POST',
+        path: Paths.newsList,
+        form: { page: String(LATEST_NOTICES.page), limit: String(LATEST_NOTICES.limit) },
+      },
+    ]);
     expect(EARLY_PAGES[paths.trade]).toEqual([{ method: 'GET', path: Paths.quotations }]);
+    expect(EARLY_PAGES[paths.kline]).toEqual([{ method: 'GET', path: Paths.deal, query: ['symbol'] }]);
     expect(EARLY_PAGES[paths.assets]).toEqual([
       { method: 'POST', path: Paths.walletList, auth: true },
       { method: 'GET', path: Paths.demoFunds, auth: true },
@@ -27,6 +48,7 @@ describe('early requests', () => {
     expect(EARLY_LANGS).toEqual([...LANGS]);
     expect(EARLY_DEFAULT_LANG).toBe(DEFAULT_LANG);
     expect(EARLY_API_BASE).toBe(API_BASE);
+    expect(EARLY_FORM_TYPE).toBe(FORM_TYPE);
   });
 
   it("asks for the market list's tickers in the stored language", () => {
@@ -66,17 +88,41 @@ describe('early requests', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
+  it("asks for Home's notices with their form body, and the chart's trades of the address's pair", () => {
+    const fetch = vi.fn(async () => new Response('{}'));
+    const win = Object.assign(Object.create(window) as Window, { fetch, location: window.location });
+    window.location.hash = '';
+    startEarlyRequests(win);
+    expect(fetch).toHaveBeenCalledWith('/api/news/list', {
+      method: 'POST',
+      headers: { lang: 'th', Accept: 'application/json', 'Content-Type': EARLY_FORM_TYPE },
+      body: 'page=1&limit=5',
+    });
+    expect(win.__verdantEarly?.map((r) => [r.url, r.body])).toEqual([
+      ['/api/currency/quotation_new', null],
+      ['/api/news/list', 'page=1&limit=5'],
+    ]);
+    fetch.mockClear();
+    window.location.hash = `#${paths.kline}?symbol=ethusdt&from=market`;
+    startEarlyRequests(win);
+    expect(fetch.mock.calls.map((c) => (c as unknown[])[0])).toEqual(['/api/currency/deal?symbol=ethusdt']);
+    fetch.mockClear();
+    window.location.hash = `#${paths.kline}`; // no pair: the page picks one, nothing is guessed
+    startEarlyRequests(win);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
   it("names the app's pages in first-pages.ts", () => {
     expect(Object.keys(FIRST_PAGES).map((p) => pageAt(p))).toEqual(['trade', 'kline', 'assets']);
     expect(FIRST_PAGES[paths.trade]).toBe('market/MarketListPage.tsx');
   });
 
-  it("preloads the language's texts, and the page's chunks with the rest of the texts", () => {
+  it("preloads the language's texts, and the page's chunks with the rest of the texts where the page needs it", () => {
     const data = document.createElement('script');
     data.type = 'application/json';
     data.id = EARLY_FILES_ID;
     data.textContent = JSON.stringify({
-      pages: { [paths.trade]: ['/h5/static/js/pages-1.js'] },
+      pages: { [paths.trade]: ['/h5/static/js/pages-1.js'], [paths.assets]: ['/h5/static/js/pages-2.js'] },
       texts: {
         th: { first: '/h5/th-1.js', rest: '/h5/th-rest-1.js' },
         en: { first: '/h5/en-1.js', rest: '/h5/en-rest-1.js' },
@@ -98,6 +144,11 @@ describe('early requests', () => {
     localStorage.setItem('lang', 'en');
     window.location.hash = `#${paths.trade}`;
     startEarlyRequests(win);
-    expect(preloads()).toEqual(['/h5/en-1.js', '/h5/static/js/pages-1.js', '/h5/en-rest-1.js']);
+    // the market list's texts are all in the first part (first-pages.ts)
+    expect(preloads()).toEqual(['/h5/en-1.js', '/h5/static/js/pages-1.js']);
+    for (const l of document.querySelectorAll('link[rel="modulepreload"]')) l.remove();
+    window.location.hash = `#${paths.assets}`;
+    startEarlyRequests(win);
+    expect(preloads()).toEqual(['/h5/en-1.js', '/h5/static/js/pages-2.js', '/h5/en-rest-1.js']);
   });
 });

@@ -8,12 +8,14 @@
  * page's import then finds. It imports only constants, so it stays a file of a few hundred
  * bytes: the paths and keys below are the app's (checked in early.test.ts).
  */
-import { EARLY_FILES_ID, type EarlyFiles } from '../first-pages';
+import { EARLY_FILES_ID, type EarlyFiles, FIRST_TEXT_PAGES } from '../first-pages';
 
 export interface EarlyRequest {
   method: 'GET' | 'POST';
   /** As shared/api.ts builds it: /api/<path>. */
   url: string;
+  /** The form body, as shared/api.ts encodes it; null for none. */
+  body: string | null;
   lang: string;
   token: string | null;
   at: number;
@@ -26,18 +28,37 @@ declare global {
   }
 }
 
-/** Hash paths and the requests their first render makes; `auth` ones only with a session. */
+/**
+ * Hash paths and the requests their first render makes; `auth` ones only with a session, `form`
+ * sent as the form body, `query` the names of the address's parameters passed on (in that order,
+ * as the page passes them; without one of them nothing is asked).
+ */
 export const EARLY_PAGES: Record<
   string,
-  readonly { method: 'GET' | 'POST'; path: string; auth?: boolean }[]
+  readonly {
+    method: 'GET' | 'POST';
+    path: string;
+    auth?: boolean;
+    form?: Readonly<Record<string, string>>;
+    query?: readonly string[];
+  }[]
 > = {
+  // Home's tickers and its notice bar: asked by the page only after the main chunk has run, they
+  // came back just before its largest paint, a round trip after it (docs/bench.md)
+  '/': [
+    { method: 'GET', path: 'currency/quotation_new' },
+    { method: 'POST', path: 'news/list', form: { page: '1', limit: '5' } },
+  ],
   '/pages/trade/index': [{ method: 'GET', path: 'currency/quotation_new' }],
+  '/pages/trade/kline': [{ method: 'GET', path: 'currency/deal', query: ['symbol'] }],
   '/pages/assets/index': [
     { method: 'POST', path: 'wallet/list', auth: true },
     { method: 'GET', path: 'wallet/demo_funds', auth: true },
     { method: 'GET', path: 'wallet/currencies', auth: true },
   ],
 };
+/** The content type shared/api.ts gives a form body. */
+export const EARLY_FORM_TYPE = 'application/x-www-form-urlencoded;charset=UTF-8';
 export const EARLY_LANGS = ['th', 'en', 'ja', 'ko', 'es', 'zh', 'hk'];
 export const EARLY_DEFAULT_LANG = 'th';
 export const EARLY_API_BASE = '/api';
@@ -79,20 +100,32 @@ export function startEarlyRequests(win: Window = window): void {
   if (texts?.first) preload(win.document, texts.first);
   if (pageFiles) {
     for (const f of pageFiles) preload(win.document, f);
-    if (texts?.rest) preload(win.document, texts.rest);
+    if (texts?.rest && !FIRST_TEXT_PAGES.includes(path)) preload(win.document, texts.rest);
   }
   const page = EARLY_PAGES[path];
   if (!page) return;
   const token = stored('token');
+  const params = new URLSearchParams(win.location.hash.split('?')[1] ?? '');
   const list: EarlyRequest[] = [];
   for (const r of page) {
     if (r.auth && !token) continue;
-    const url = `${EARLY_API_BASE}/${r.path}`;
+    const query = new URLSearchParams();
+    for (const name of r.query ?? []) {
+      const v = params.get(name);
+      if (v !== null) query.append(name, v);
+    }
+    if (r.query && [...query.keys()].length < r.query.length) continue;
+    const url = `${EARLY_API_BASE}/${r.path}${r.query ? `?${query}` : ''}`;
     const headers: Record<string, string> = { lang, Accept: 'application/json' };
     if (token) headers.Authorization = token;
-    const response = win.fetch(url, { method: r.method, headers });
+    const body = r.form ? new URLSearchParams(r.form).toString() : null;
+    if (body !== null) headers['Content-Type'] = EARLY_FORM_TYPE;
+    const response = win.fetch(
+      url,
+      body === null ? { method: r.method, headers } : { method: r.method, headers, body },
+    );
     response.catch(() => {}); // the page asks again (shared/api.ts)
-    list.push({ method: r.method, url, lang, token, at: Date.now(), response });
+    list.push({ method: r.method, url, body, lang, token, at: Date.now(), response });
   }
   win.__verdantEarly = list;
 }

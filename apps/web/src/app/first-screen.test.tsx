@@ -1,9 +1,11 @@
 import { screen } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { FIRST_TEXT_PAGES } from '../../first-pages';
 import { FIRST_SCREEN_SECTIONS } from '../../locale-split';
 import en from '../locales/en.json';
 import th from '../locales/th.json';
+import { paths } from '../shared/paths';
 import { fetchStub, ok, renderRoutes } from '../test/render';
 import { routes } from './routes';
 
@@ -40,31 +42,50 @@ afterEach(() => {
   i18next.addResourceBundle('th', 'translation', th, true, true);
 });
 
+// The rest of a language never comes here: a page that waits for it (lazy-page.ts) never renders.
+vi.mock('../shared/i18n', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('../shared/i18n')>()),
+  loadAllTexts: () => new Promise<void>(() => {}),
+}));
+
+/** i18next holds what the app starts with: the first part of English, no rest, no Thai fallback. */
+function firstPartOnly(): string[] {
+  i18next.removeResourceBundle('en', 'translation');
+  i18next.removeResourceBundle('th', 'translation');
+  const first = Object.fromEntries(Object.entries(en).filter(([k]) => FIRST_SCREEN_SECTIONS.includes(k)));
+  i18next.addResourceBundle('en', 'translation', first);
+  const missing: string[] = [];
+  i18next.options.saveMissing = true;
+  i18next.options.missingKeyHandler = (_lngs, _ns, key) => {
+    missing.push(key);
+  };
+  vi.stubGlobal(
+    'fetch',
+    fetchStub({
+      'currency/quotation_new': ok([
+        ticker('btcusdt', 'BTC', '50000', '1.2'),
+        ticker('ethusdt', 'ETH', '3000', '-4'),
+      ]),
+    }).fn,
+  );
+  return missing;
+}
+
 describe('the first screen', () => {
   it("draws the app shell and Home with the first part of the language's texts alone", async () => {
-    // i18next holds what the app starts with: no rest, no Thai fallback
-    i18next.removeResourceBundle('en', 'translation');
-    i18next.removeResourceBundle('th', 'translation');
-    const first = Object.fromEntries(Object.entries(en).filter(([k]) => FIRST_SCREEN_SECTIONS.includes(k)));
-    i18next.addResourceBundle('en', 'translation', first);
-    const missing: string[] = [];
-    i18next.options.saveMissing = true;
-    i18next.options.missingKeyHandler = (_lngs, _ns, key) => {
-      missing.push(key);
-    };
-    vi.stubGlobal(
-      'fetch',
-      fetchStub({
-        'currency/quotation_new': ok([
-          ticker('btcusdt', 'BTC', '50000', '1.2'),
-          ticker('ethusdt', 'ETH', '3000', '-4'),
-        ]),
-      }).fn,
-    );
-
+    const missing = firstPartOnly();
     renderRoutes(routes, '/');
     expect((await screen.findByTestId('price-btcusdt')).textContent).toBe('50,000.00');
     expect(screen.getByText(en.tabs.home)).toBeTruthy();
+    expect(missing).toEqual([]);
+  });
+
+  it('opens the market list with the first part alone: it does not wait for the rest (first-pages.ts)', async () => {
+    expect(FIRST_TEXT_PAGES).toEqual([paths.trade]);
+    const missing = firstPartOnly();
+    renderRoutes(routes, paths.trade);
+    expect((await screen.findByTestId('price-ethusdt')).textContent).toBe('3,000.00');
+    expect(screen.getByRole('tab', { name: en.market.favourites })).toBeTruthy();
     expect(missing).toEqual([]);
   });
 });

@@ -48,7 +48,9 @@ const Verification = lazyPage(() => import('../features/verification/Verificatio
 const VerificationBasic = lazyPage(() => import('../features/verification/VerificationBasicPage'));
 const VerificationAdvanced = lazyPage(() => import('../features/verification/VerificationAdvancedPage'));
 
-const MarketList = lazyPage(() => import('../features/market/MarketListPage'));
+// its texts are all in the first part: it opens without the rest (FIRST_TEXT_PAGES in
+// first-pages.ts, which src/early.ts reads; first-screen.test.tsx checks the two agree)
+const MarketList = lazyPage(() => import('../features/market/MarketListPage'), { firstScreen: true });
 const Kline = lazyPage(() => import('../features/market/KlinePage'));
 const Option = lazyPage(() => import('../features/option/OptionPage'));
 const Lever = lazyPage(() => import('../features/contract/LeverPage'));

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import type { MarketTicker } from '@verdant/api';
-import { Button, SearchBar, Tabs } from 'antd-mobile';
+import { Button, SearchBar } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
@@ -17,12 +17,15 @@ import { isLoggedIn, useSession } from '../../shared/session';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView } from '../../shared/ui/QueryView';
+import { TabRow } from '../../shared/ui/TabRow';
 import { FavouriteStar } from './components/FavouriteStar';
 import { useToggleFavourite } from './favourites';
 import { useAfterFirstPaint } from './live-frame';
+import './components/tabs-row.css';
 import './market-list.css';
 
 type View = 'all' | 'favourites';
+const VIEWS: readonly View[] = ['favourites', 'all'];
 
 function matches(m: MarketTicker, search: string): boolean {
   const q = search
@@ -118,10 +121,15 @@ export default function MarketListPage() {
           onChange={setSearch}
           aria-label={t('market.search')}
         />
-        <Tabs activeKey={view} onChange={(k) => setView(k as View)}>
-          <Tabs.Tab key="favourites" title={t('market.favourites')} />
-          <Tabs.Tab key="all" title={t('market.all')} />
-        </Tabs>
+        {/* the chart page's tab row: antd-mobile's Tabs would bring its animation library before the first paint */}
+        <TabRow<View>
+          options={VIEWS}
+          value={view}
+          onChange={setView}
+          labelOf={(k) => (k === 'all' ? t('market.all') : t('market.favourites'))}
+          className="v-market-tabs-row v-market-list__tabs"
+          tabClassName="v-market-tabs-row__tab"
+        />
         <div className="v-market-list__head">
           <span>{t('home.pair')}</span>
           <span>{t('home.lastPrice')}</span>
