@@ -2,16 +2,7 @@ import { API_BASE, DEFAULT_LANG, LANGS, Paths } from '@verdant/api';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { EARLY_FILES_ID, FIRST_PAGES } from '../first-pages';
 import { pageAt } from './app/page-meta';
-import {
-  EARLY_API_BASE,
-  EARLY_DEFAULT_LANG,
-  EARLY_FORM_TYPE,
-  EARLY_LANGS,
-  EARLY_PAGES,
-  startEarlyRequests,
-} from './early';
-import { FORM_TYPE } from './shared/api';
-import { LATEST_NOTICES } from './shared/news';
+import { EARLY_API_BASE, EARLY_DEFAULT_LANG, EARLY_LANGS, EARLY_PAGES, startEarlyRequests } from './early';
 import { paths } from './shared/paths';
 
 // early.ts imports nothing of the app's to stay small: its copies must stay the app's
@@ -25,19 +16,9 @@ describe('early requests', () => {
   });
 
   it('names the pages, requests and keys the app uses', () => {
-    expect(Object.keys(EARLY_PAGES).sort()).toEqual(
-      [paths.home, paths.assets, paths.kline, paths.trade].sort(),
-    );
-    // the same method, path and body as tickersQuery, latestNoticesQuery, tradeQueries' deal,
-    // walletListQuery, demoFundsQuery and currenciesQuery
-    expect(EARLY_PAGES[paths.home]).toEqual([
-      { method: 'GET', path: Paths.quotations },
-      {
-        method: 'POST',
-        path: Paths.newsList,
-        form: { page: String(LATEST_NOTICES.page), limit: String(LATEST_NOTICES.limit) },
-      },
-    ]);
+    expect(Object.keys(EARLY_PAGES).sort()).toEqual([paths.assets, paths.kline, paths.trade].sort());
+    // the same method and path as tickersQuery, dealQuery, walletListQuery, demoFundsQuery and
+    // currenciesQuery
     expect(EARLY_PAGES[paths.trade]).toEqual([{ method: 'GET', path: Paths.quotations }]);
     expect(EARLY_PAGES[paths.kline]).toEqual([{ method: 'GET', path: Paths.deal, query: ['symbol'] }]);
     expect(EARLY_PAGES[paths.assets]).toEqual([
@@ -48,7 +29,6 @@ describe('early requests', () => {
     expect(EARLY_LANGS).toEqual([...LANGS]);
     expect(EARLY_DEFAULT_LANG).toBe(DEFAULT_LANG);
     expect(EARLY_API_BASE).toBe(API_BASE);
-    expect(EARLY_FORM_TYPE).toBe(FORM_TYPE);
   });
 
   it("asks for the market list's tickers in the stored language", () => {
@@ -88,20 +68,12 @@ describe('early requests', () => {
     expect(fetch).not.toHaveBeenCalled();
   });
 
-  it("asks for Home's notices with their form body, and the chart's trades of the address's pair", () => {
+  it("asks for the chart's trades of the address's pair, and nothing on Home", () => {
     const fetch = vi.fn(async () => new Response('{}'));
     const win = Object.assign(Object.create(window) as Window, { fetch, location: window.location });
     window.location.hash = '';
     startEarlyRequests(win);
-    expect(fetch).toHaveBeenCalledWith('/api/news/list', {
-      method: 'POST',
-      headers: { lang: 'th', Accept: 'application/json', 'Content-Type': EARLY_FORM_TYPE },
-      body: 'page=1&limit=5',
-    });
-    expect(win.__verdantEarly?.map((r) => [r.url, r.body])).toEqual([
-      ['/api/currency/quotation_new', null],
-      ['/api/news/list', 'page=1&limit=5'],
-    ]);
+    expect(fetch).not.toHaveBeenCalled();
     fetch.mockClear();
     window.location.hash = `#${paths.kline}?symbol=ethusdt&from=market`;
     startEarlyRequests(win);

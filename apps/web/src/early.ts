@@ -14,8 +14,6 @@ export interface EarlyRequest {
   method: 'GET' | 'POST';
   /** As shared/api.ts builds it: /api/<path>. */
   url: string;
-  /** The form body, as shared/api.ts encodes it; null for none. */
-  body: string | null;
   lang: string;
   token: string | null;
   at: number;
@@ -29,9 +27,9 @@ declare global {
 }
 
 /**
- * Hash paths and the requests their first render makes; `auth` ones only with a session, `form`
- * sent as the form body, `query` the names of the address's parameters passed on (in that order,
- * as the page passes them; without one of them nothing is asked).
+ * Hash paths and the requests their first render makes; `auth` ones only with a session, `query`
+ * the names of the address's parameters passed on (in that order, as the page passes them;
+ * without one of them nothing is asked).
  */
 export const EARLY_PAGES: Record<
   string,
@@ -39,16 +37,9 @@ export const EARLY_PAGES: Record<
     method: 'GET' | 'POST';
     path: string;
     auth?: boolean;
-    form?: Readonly<Record<string, string>>;
     query?: readonly string[];
   }[]
 > = {
-  // Home's tickers and its notice bar: asked by the page only after the main chunk has run, they
-  // came back just before its largest paint, a round trip after it (docs/bench.md)
-  '/': [
-    { method: 'GET', path: 'currency/quotation_new' },
-    { method: 'POST', path: 'news/list', form: { page: '1', limit: '5' } },
-  ],
   '/pages/trade/index': [{ method: 'GET', path: 'currency/quotation_new' }],
   '/pages/trade/kline': [{ method: 'GET', path: 'currency/deal', query: ['symbol'] }],
   '/pages/assets/index': [
@@ -57,8 +48,6 @@ export const EARLY_PAGES: Record<
     { method: 'GET', path: 'wallet/currencies', auth: true },
   ],
 };
-/** The content type shared/api.ts gives a form body. */
-export const EARLY_FORM_TYPE = 'application/x-www-form-urlencoded;charset=UTF-8';
 export const EARLY_LANGS = ['th', 'en', 'ja', 'ko', 'es', 'zh', 'hk'];
 export const EARLY_DEFAULT_LANG = 'th';
 export const EARLY_API_BASE = '/api';
@@ -118,14 +107,9 @@ export function startEarlyRequests(win: Window = window): void {
     const url = `${EARLY_API_BASE}/${r.path}${r.query ? `?${query}` : ''}`;
     const headers: Record<string, string> = { lang, Accept: 'application/json' };
     if (token) headers.Authorization = token;
-    const body = r.form ? new URLSearchParams(r.form).toString() : null;
-    if (body !== null) headers['Content-Type'] = EARLY_FORM_TYPE;
-    const response = win.fetch(
-      url,
-      body === null ? { method: r.method, headers } : { method: r.method, headers, body },
-    );
+    const response = win.fetch(url, { method: r.method, headers });
     response.catch(() => {}); // the page asks again (shared/api.ts)
-    list.push({ method: r.method, url, body, lang, token, at: Date.now(), response });
+    list.push({ method: r.method, url, lang, token, at: Date.now(), response });
   }
   win.__verdantEarly = list;
 }

@@ -65,9 +65,6 @@ function encodeParams(params: Params): URLSearchParams {
   return out;
 }
 
-/** A form body's content type (src/early.ts sends the same). */
-export const FORM_TYPE = 'application/x-www-form-urlencoded;charset=UTF-8';
-
 function buildBody(body: Body | undefined, json: boolean | undefined): { body?: BodyInit; type?: string } {
   if (body === undefined) return {};
   if (body instanceof FormData) return { body }; // the browser sets the multipart boundary
@@ -75,7 +72,7 @@ function buildBody(body: Body | undefined, json: boolean | undefined): { body?: 
   if (json || !values.every(isPrimitive)) {
     return { body: JSON.stringify(body), type: 'application/json' };
   }
-  return { body: encodeParams(body as Params), type: FORM_TYPE };
+  return { body: encodeParams(body as Params), type: 'application/x-www-form-urlencoded;charset=UTF-8' };
 }
 
 function isEnvelope(v: unknown): v is ApiEnvelope<unknown> {
@@ -169,12 +166,8 @@ export async function requestFull<T>(path: string, options: RequestOptions = {})
   try {
     const ask = () => fetch(url, { method, headers, body, signal: deadline.signal });
     // the page the app opened on: its first answer may have been asked for already (src/early.ts)
-    const formBody =
-      body === undefined ? null : body instanceof URLSearchParams ? body.toString() : undefined;
     const early =
-      formBody === undefined
-        ? null
-        : takeEarlyResponse(method, url, formBody, headers[LANG_HEADER] ?? '', token);
+      body === undefined ? takeEarlyResponse(method, url, headers[LANG_HEADER] ?? '', token) : null;
     const res = await (early ? abortable(early.catch(ask), deadline.signal) : ask());
     status = res.status;
     const text = await res.text();

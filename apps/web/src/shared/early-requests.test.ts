@@ -10,7 +10,6 @@ function early(over: Partial<EarlyRequest> = {}): EarlyRequest {
   return {
     method: 'GET',
     url: '/api/currency/quotation_new',
-    body: null,
     lang: 'en',
     token: null,
     at: Date.now(),
@@ -32,18 +31,17 @@ describe('answers asked for early', () => {
   it('hands over the same request once', () => {
     const r = early();
     window.__verdantEarly = [r];
-    expect(takeEarlyResponse('GET', r.url, null, 'en', null)).toBe(r.response);
-    expect(takeEarlyResponse('GET', r.url, null, 'en', null)).toBeNull();
+    expect(takeEarlyResponse('GET', r.url, 'en', null)).toBe(r.response);
+    expect(takeEarlyResponse('GET', r.url, 'en', null)).toBeNull();
   });
 
-  it('keeps it from another method, body, language, session, or once the page has long opened', () => {
+  it('keeps it from another method, language, session, or once the page has long opened', () => {
     const r = early();
     window.__verdantEarly = [r];
-    expect(takeEarlyResponse('GET', r.url, 'page=1', 'en', null)).toBeNull();
-    expect(takeEarlyResponse('POST', r.url, null, 'en', null)).toBeNull();
-    expect(takeEarlyResponse('GET', r.url, null, 'th', null)).toBeNull();
-    expect(takeEarlyResponse('GET', r.url, null, 'en', 'tok')).toBeNull();
-    expect(takeEarlyResponse('GET', r.url, null, 'en', null, r.at + EARLY_MAX_AGE_MS)).toBeNull();
+    expect(takeEarlyResponse('POST', r.url, 'en', null)).toBeNull();
+    expect(takeEarlyResponse('GET', r.url, 'th', null)).toBeNull();
+    expect(takeEarlyResponse('GET', r.url, 'en', 'tok')).toBeNull();
+    expect(takeEarlyResponse('GET', r.url, 'en', null, r.at + EARLY_MAX_AGE_MS)).toBeNull();
   });
 
   it('the API client uses the early answer instead of asking again', async () => {
@@ -52,19 +50,6 @@ describe('answers asked for early', () => {
     window.__verdantEarly = [early()];
     await expect(api.get('currency/quotation_new')).resolves.toEqual([{ symbol: 'btcusdt' }]);
     expect(stub.calls).toHaveLength(0);
-  });
-
-  it("takes Home's notices, asked early with the same form body, and not those of another page", async () => {
-    const stub = fetchStub({ 'news/list': ok({ list: [{ id: 9 }] }) });
-    vi.stubGlobal('fetch', stub.fn);
-    const notices = Promise.resolve(new Response(JSON.stringify(ok({ list: [{ id: 1 }] }))));
-    window.__verdantEarly = [
-      early({ method: 'POST', url: '/api/news/list', body: 'page=1&limit=5', response: notices }),
-    ];
-    await expect(api.post('news/list', { page: 2, limit: 5 })).resolves.toEqual({ list: [{ id: 9 }] });
-    expect(stub.calls).toHaveLength(1);
-    await expect(api.post('news/list', { page: 1, limit: 5 })).resolves.toEqual({ list: [{ id: 1 }] });
-    expect(stub.calls).toHaveLength(1);
   });
 
   it('asks again when the early request failed, or was for another session', async () => {

@@ -5,13 +5,11 @@ export const EARLY_MAX_AGE_MS = 15_000;
 
 /**
  * The response of a request src/early.ts started for the page the app opened on, if it is this
- * very request (method, address, body, language and session): taken once, then it is gone.
+ * very request (method, address, language and session): taken once, then it is gone.
  */
 export function takeEarlyResponse(
   method: string,
   url: string,
-  /** The form body, encoded; null for none. */
-  body: string | null,
   lang: string,
   token: string | null,
   now = Date.now(),
@@ -22,7 +20,6 @@ export function takeEarlyResponse(
     (r) =>
       r.method === method &&
       r.url === url &&
-      r.body === body &&
       r.lang === lang &&
       r.token === token &&
       now - r.at < EARLY_MAX_AGE_MS,

@@ -14,14 +14,11 @@ export const newsKeys = {
 
 const quiet = { loading: false, toastError: false } as const;
 
-/** Home's notice bar: the first page of five (src/early.ts asks for the same when the app opens on Home). */
-export const LATEST_NOTICES = { page: 1, limit: 5 } as const;
-
 /** The latest notices, for Home's notice bar. */
 export const latestNoticesQuery = () =>
   queryOptions({
     queryKey: newsKeys.latest,
-    queryFn: ({ signal }) => api.post<NewsPage>(Paths.newsList, LATEST_NOTICES, { ...quiet, signal }),
+    queryFn: ({ signal }) => api.post<NewsPage>(Paths.newsList, { page: 1, limit: 5 }, { ...quiet, signal }),
   });
 
 /** What a logged-in user has not read: personal messages and notices. */

@@ -73,6 +73,17 @@ describe('home', () => {
     await waitFor(() => expect(router.state.location.search).toBe('?symbol=ethusdt'));
   });
 
+  it('shows its text first and asks for the prices and notices once that is on the screen', async () => {
+    const stub = fetchStub({ 'currency/quotation_new': ok([ticker('btcusdt', 'BTC', '50000', '1.2')]) });
+    vi.stubGlobal('fetch', stub.fn);
+    renderPage(<HomePage />, paths.home);
+    // the first render: Home's own words, the rows' room kept, nothing asked yet
+    expect(screen.getByText(en.home.quick.vip)).toBeTruthy();
+    expect(stub.calls).toHaveLength(0);
+    expect((await screen.findByTestId('price-btcusdt')).textContent).toBe('50,000.00');
+    expect(stub.calls.map((c) => c.path).sort()).toEqual(['currency/quotation_new', 'news/list']);
+  });
+
   it('opens the VIP deposit channel page, not the ordinary deposit page', async () => {
     vi.stubGlobal('fetch', fetchStub({ 'currency/quotation_new': ok([]) }).fn);
     const { router } = renderPage(<HomePage />, paths.home);

@@ -22,6 +22,7 @@ import { useShell } from '../../shared/shell';
 import { BrandMark } from '../../shared/ui/BrandMark';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import './home.css';
+import { useAfterFirstPaint } from '../market/live-frame';
 import { Gainers, MarketRows } from './MarketRows';
 import { NoticeBar } from './NoticeBar';
 import { homeKeys } from './queries';
@@ -37,7 +38,14 @@ export default function HomePage() {
   const queryClient = useQueryClient();
   const live = useSocketWanted();
   // over HTTP every few seconds until the socket takes over (see useSocketWanted)
-  const tickers = useQuery({ ...tickersQuery(), refetchInterval: live ? false : HTTP_REFRESH_MS });
+  // asked for once Home's text is on the screen: an answer landing before that paint would hold
+  // it back (the rows keep their room meanwhile, so nothing moves when it comes)
+  const painted = useAfterFirstPaint();
+  const tickers = useQuery({
+    ...tickersQuery(),
+    enabled: painted,
+    refetchInterval: live ? false : HTTP_REFRESH_MS,
+  });
   useLiveTickers(undefined, live);
   // the bell's dot: something unread among the notices or the user's own messages
   const unread = useQuery({ ...unreadQuery(), enabled: isLoggedIn(useSession()) });
@@ -91,7 +99,7 @@ export default function HomePage() {
           <p>{t('home.heroBody')}</p>
         </section>
 
-        <NoticeBar />
+        <NoticeBar enabled={painted} />
 
         <nav className="v-home__quick" aria-label={t('home.quickLabel')}>
           {quick.map((q) => (

@@ -14,10 +14,10 @@ const SECONDS_PER_CHAR = 0.22;
  * or focused; still, showing the newest, when the system asks for reduced motion). A title opens
  * its notice; the arrow opens the list. An empty bar while they load; nothing when there is none.
  */
-export function NoticeBar() {
+export function NoticeBar({ enabled = true }: { enabled?: boolean }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const latest = useQuery(latestNoticesQuery());
+  const latest = useQuery({ ...latestNoticesQuery(), enabled });
   // the bar's room is kept while the notices load, so they arrive without moving what is below
   if (latest.isPending) return <div className="v-home__notices" aria-hidden="true" />;
   const items = latest.data?.items ?? [];
