@@ -22,7 +22,7 @@ import { useShell } from '../../shared/shell';
 import { BrandMark } from '../../shared/ui/BrandMark';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import './home.css';
-import { useAfterFirstPaint } from '../market/live-frame';
+import { useAfterFirstPaint } from '../../shared/live-frame';
 import { Gainers, MarketRows } from './MarketRows';
 import { NoticeBar } from './NoticeBar';
 import { homeKeys } from './queries';

@@ -24,6 +24,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { currentLang } from '../../shared/i18n';
 import { useLive } from '../../shared/live';
+import { useAfterFirstPaint, useFrameBatch } from '../../shared/live-frame';
 import { mergeTickers, tickersQuery } from '../../shared/markets';
 import { href, loginHref } from '../../shared/paths';
 import { isLoggedIn, useSession } from '../../shared/session';
@@ -40,7 +41,6 @@ import {
   type SubIndicator,
 } from './components/chart-options';
 import { TickerSummary } from './components/TickerSummary';
-import { useAfterFirstPaint, useFrameBatch } from './live-frame';
 import './components/candle-chart.css';
 import './components/order-list.css';
 import './components/tabs-row.css';

@@ -4,6 +4,7 @@ import { Button, SearchBar } from 'antd-mobile';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
+import { useAfterFirstPaint } from '../../shared/live-frame';
 import {
   formatChange,
   formatCompact,
@@ -20,7 +21,6 @@ import { QueryView } from '../../shared/ui/QueryView';
 import { TabRow } from '../../shared/ui/TabRow';
 import { FavouriteStar } from './components/FavouriteStar';
 import { useToggleFavourite } from './favourites';
-import { useAfterFirstPaint } from './live-frame';
 import './components/tabs-row.css';
 import './market-list.css';
 

@@ -11,11 +11,11 @@ import {
 import { memo, useDeferredValue, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLive } from '../../../shared/live';
+import { useFrameBatch } from '../../../shared/live-frame';
 import { EmptyState } from '../../../shared/ui/EmptyState';
 import { QueryView, SkeletonRows } from '../../../shared/ui/QueryView';
 import { TabRow } from '../../../shared/ui/TabRow';
 import { dealQuery, tradeKeys } from '../api';
-import { useFrameBatch } from '../live-frame';
 import { DepthBook } from './DepthBook';
 import { RecentTrades } from './RecentTrades';
 
