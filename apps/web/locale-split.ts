@@ -3,7 +3,7 @@ import type { Plugin } from 'vite';
 
 /**
  * The top-level sections of `src/locales/<lang>.json` the first screen uses: the app shell (tab
- * bar, navigation bar, titles, the error page) and Home. `?first` on a locale file keeps only
+ * bar, navigation bar, titles, the error page), Home, and the market list, chart and assets pages. `?first` on a locale file keeps only
  * these, `?rest` only the others: the app starts with the first part of one language and fetches
  * the rest beside the first page it opens that is not Home (src/shared/i18n.ts).
  * src/shared/i18n-first.test.tsx renders the shell and Home with the first part alone.
@@ -19,6 +19,11 @@ export const FIRST_SCREEN_SECTIONS: readonly string[] = [
   'news',
   'market',
   'pull',
+  // the pages measured on first load (first-pages.ts): the chart page's and the assets page's,
+  // about 2 KB, so that none of them waits for the rest (10 KB) before it paints
+  'trade',
+  'assets',
+  'wallet',
 ];
 
 const PART = /[\\/]locales[\\/]\w+\.json\?(?:[^#]*&)?(first|rest)(?:&|$)/;

@@ -49,8 +49,8 @@ function antdLayer(): Plugin {
  * src/early.ts as an entry of its own, named in index.html's head with `async`: it runs as soon
  * as it arrives, while the main chunk still downloads (Vite would merge a second script of
  * index.html into the main one). Beside it, in a data block (no script runs from it), the files
- * it preloads: the chunks of each page of first-pages.ts beyond the main chunk, and each
- * language's two text chunks.
+ * it preloads: the chunks of each page of first-pages.ts beyond the main chunk, and the chunk of
+ * each language's first part of the texts.
  */
 function earlyScript(): Plugin {
   let base = '/';
@@ -83,12 +83,8 @@ function earlyScript(): Plugin {
           files.pages[path] = [...reach([own.fileName])].filter((f) => !initial.has(f)).map((f) => base + f);
         }
         for (const c of chunks) {
-          const m = /^locale-(\w+?)(-rest)?$/.exec(c.name);
-          const lang = m?.[1];
-          if (!lang) continue;
-          const texts = files.texts[lang] ?? { first: '', rest: '' };
-          texts[m[2] ? 'rest' : 'first'] = base + c.fileName;
-          files.texts[lang] = texts;
+          const lang = /^locale-(\w+)$/.exec(c.name)?.[1]; // the first part, not locale-<lang>-rest
+          if (lang) files.texts[lang] = base + c.fileName;
         }
         return [
           {

@@ -89,16 +89,13 @@ describe('early requests', () => {
     expect(FIRST_PAGES[paths.trade]).toBe('market/MarketListPage.tsx');
   });
 
-  it("preloads the language's texts, and the page's chunks with the rest of the texts where the page needs it", () => {
+  it("preloads the first part of the language's texts, and the page's chunks", () => {
     const data = document.createElement('script');
     data.type = 'application/json';
     data.id = EARLY_FILES_ID;
     data.textContent = JSON.stringify({
-      pages: { [paths.trade]: ['/h5/static/js/pages-1.js'], [paths.assets]: ['/h5/static/js/pages-2.js'] },
-      texts: {
-        th: { first: '/h5/th-1.js', rest: '/h5/th-rest-1.js' },
-        en: { first: '/h5/en-1.js', rest: '/h5/en-rest-1.js' },
-      },
+      pages: { [paths.trade]: ['/h5/static/js/pages-1.js', '/h5/static/js/pages-2.js'] },
+      texts: { th: '/h5/th-1.js', en: '/h5/en-1.js' },
     });
     document.head.append(data);
     const win = Object.assign(Object.create(window) as Window, {
@@ -116,11 +113,6 @@ describe('early requests', () => {
     localStorage.setItem('lang', 'en');
     window.location.hash = `#${paths.trade}`;
     startEarlyRequests(win);
-    // the market list's texts are all in the first part (first-pages.ts)
-    expect(preloads()).toEqual(['/h5/en-1.js', '/h5/static/js/pages-1.js']);
-    for (const l of document.querySelectorAll('link[rel="modulepreload"]')) l.remove();
-    window.location.hash = `#${paths.assets}`;
-    startEarlyRequests(win);
-    expect(preloads()).toEqual(['/h5/en-1.js', '/h5/static/js/pages-2.js', '/h5/en-rest-1.js']);
+    expect(preloads()).toEqual(['/h5/en-1.js', '/h5/static/js/pages-1.js', '/h5/static/js/pages-2.js']);
   });
 });

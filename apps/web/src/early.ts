@@ -1,14 +1,13 @@
 /**
  * A script of its own, which index.html loads beside the main chunk (vite.config.ts): while the
  * main chunk (about 120 KB) downloads, it starts what the opening page will ask for only once
- * that chunk has run: the language's texts, the page's chunk (market list, chart, assets), and
- * for the pages whose largest paint is their API answer (the market list, the assets page) that
- * answer. shared/api.ts takes the answer (shared/early-requests.ts) when the page asks for the
+ * that chunk has run: the first part of the language's texts, the page's chunks (market list,
+ * chart, assets), and those pages' first API answers. shared/api.ts takes the answer (shared/early-requests.ts) when the page asks for the
  * same thing with the same language and session; the chunks are modulepreloads, which the
  * page's import then finds. It imports only constants, so it stays a file of a few hundred
  * bytes: the paths and keys below are the app's (checked in early.test.ts).
  */
-import { EARLY_FILES_ID, type EarlyFiles, FIRST_TEXT_PAGES } from '../first-pages';
+import { EARLY_FILES_ID, type EarlyFiles } from '../first-pages';
 
 export interface EarlyRequest {
   method: 'GET' | 'POST';
@@ -84,13 +83,9 @@ export function startEarlyRequests(win: Window = window): void {
   const lang = storedLang && EARLY_LANGS.includes(storedLang) ? storedLang : EARLY_DEFAULT_LANG;
   const files = earlyFiles(win.document);
   const texts = files?.texts[lang];
-  const pageFiles = files?.pages[path];
-  // the first screen's texts on every page; the rest only beside a page of its own (lazy-page.ts)
-  if (texts?.first) preload(win.document, texts.first);
-  if (pageFiles) {
-    for (const f of pageFiles) preload(win.document, f);
-    if (texts?.rest && !FIRST_TEXT_PAGES.includes(path)) preload(win.document, texts.rest);
-  }
+  // the first part of the texts on every page (every first page needs no more: first-pages.ts)
+  if (texts) preload(win.document, texts);
+  for (const f of files?.pages[path] ?? []) preload(win.document, f);
   const page = EARLY_PAGES[path];
   if (!page) return;
   const token = stored('token');

@@ -1,11 +1,12 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import i18next from 'i18next';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { FIRST_TEXT_PAGES } from '../../first-pages';
+import { FIRST_PAGES } from '../../first-pages';
 import { FIRST_SCREEN_SECTIONS } from '../../locale-split';
 import en from '../locales/en.json';
 import th from '../locales/th.json';
 import { paths } from '../shared/paths';
+import { clearSession, setSession } from '../shared/session';
 import { fetchStub, ok, renderRoutes } from '../test/render';
 import { routes } from './routes';
 
@@ -36,11 +37,15 @@ const ticker = (symbol: string, base: string, last: string, change: string) => (
 });
 
 afterEach(() => {
+  clearSession();
   i18next.options.saveMissing = false;
   i18next.options.missingKeyHandler = false;
   i18next.addResourceBundle('en', 'translation', en, true, true);
   i18next.addResourceBundle('th', 'translation', th, true, true);
 });
+
+vi.mock('klinecharts', () => ({ init: () => null, dispose: () => {}, registerLocale: () => {} }));
+vi.mock('socket.io-client', async () => ({ io: (await import('../test/fake-socket')).fakeIo }));
 
 // The rest of a language never comes here: a page that waits for it (lazy-page.ts) never renders.
 vi.mock('../shared/i18n', async (importOriginal) => ({
@@ -66,6 +71,14 @@ function firstPartOnly(): string[] {
         ticker('btcusdt', 'BTC', '50000', '1.2'),
         ticker('ethusdt', 'ETH', '3000', '-4'),
       ]),
+      'currency/deal': ok({ buy: [], sell: [], trades: [] }),
+      'wallet/list': ok({
+        total_usdt: '250.5',
+        valued: true,
+        accounts: [{ type: 'spot', total_usdt: '250.5', valued: true, currencies: [] }],
+      }),
+      'wallet/demo_funds': ok({ offered: false }),
+      'wallet/currencies': ok([]),
     }).fn,
   );
   return missing;
@@ -80,12 +93,23 @@ describe('the first screen', () => {
     expect(missing).toEqual([]);
   });
 
-  it('opens the market list with the first part alone: it does not wait for the rest (first-pages.ts)', async () => {
-    expect(FIRST_TEXT_PAGES).toEqual([paths.trade]);
+  it('opens the market list, the chart page and the assets page with the first part alone (first-pages.ts)', async () => {
+    expect(Object.keys(FIRST_PAGES)).toEqual([paths.trade, paths.kline, paths.assets]);
     const missing = firstPartOnly();
-    renderRoutes(routes, paths.trade);
+    const market = renderRoutes(routes, paths.trade);
     expect((await screen.findByTestId('price-ethusdt')).textContent).toBe('3,000.00');
     expect(screen.getByRole('tab', { name: en.market.favourites })).toBeTruthy();
+    market.unmount();
+
+    const chart = renderRoutes(routes, `${paths.kline}?symbol=btcusdt`);
+    expect(await screen.findByRole('button', { name: en.trade.loginToSell })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'BTC/USDT' })).toBeTruthy();
+    chart.unmount();
+
+    setSession('tok-1', { id: 1 } as never);
+    renderRoutes(routes, paths.assets);
+    await waitFor(() => expect(screen.getByTestId('assets-total').textContent).toContain('250.5'));
+    expect(await screen.findByRole('tab', { name: en.wallet.account.spot })).toBeTruthy();
     expect(missing).toEqual([]);
   });
 });

@@ -27,7 +27,8 @@ const Security = lazyPage(() => import('../features/settings/SecurityPage'));
 const ChangePassword = lazyPage(() => import('../features/settings/ChangePasswordPage'));
 const ChangePayPassword = lazyPage(() => import('../features/settings/ChangePayPasswordPage'));
 
-const Assets = lazyPage(() => import('../features/wallet/AssetsPage'));
+// (its texts are in the first part, as the market list's below)
+const Assets = lazyPage(() => import('../features/wallet/AssetsPage'), { firstScreen: true });
 const TradeAccount = lazyPage(() => import('../features/wallet/TradeAccountPage'));
 const Transfer = lazyPage(() => import('../features/wallet/TransferPage'));
 const TransferRecord = lazyPage(() => import('../features/wallet/TransferRecordPage'));
@@ -48,10 +49,10 @@ const Verification = lazyPage(() => import('../features/verification/Verificatio
 const VerificationBasic = lazyPage(() => import('../features/verification/VerificationBasicPage'));
 const VerificationAdvanced = lazyPage(() => import('../features/verification/VerificationAdvancedPage'));
 
-// its texts are all in the first part: it opens without the rest (FIRST_TEXT_PAGES in
-// first-pages.ts, which src/early.ts reads; first-screen.test.tsx checks the two agree)
+// The market list, the chart page and the assets page (first-pages.ts) have all their texts in
+// the first part: they open without the rest (checked in first-screen.test.tsx)
 const MarketList = lazyPage(() => import('../features/market/MarketListPage'), { firstScreen: true });
-const Kline = lazyPage(() => import('../features/market/KlinePage'));
+const Kline = lazyPage(() => import('../features/market/KlinePage'), { firstScreen: true });
 const Option = lazyPage(() => import('../features/option/OptionPage'));
 const Lever = lazyPage(() => import('../features/contract/LeverPage'));
 const Finance = lazyPage(() => import('../features/trust/FinancePage'));
