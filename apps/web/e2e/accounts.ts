@@ -91,4 +91,7 @@ export async function storeConsoleSession(page: Page, server: Server, opToken: s
     },
     [opToken, JSON.stringify(operator)] as const,
   );
+  // the next address loads the console afresh with the session: the console already running at
+  // /admin/ (on its login page) would take a changed hash as a login and go to its first page
+  await page.goto('about:blank');
 }
