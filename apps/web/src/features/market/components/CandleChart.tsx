@@ -126,6 +126,9 @@ function chartStyles(interval: ChartInterval): DeepPartial<Styles> {
   };
 }
 
+/** More zeros after the point than any amount here has: klinecharts' folding never applies. */
+const NO_DECIMAL_FOLD = 40;
+
 type ChartState = 'loading' | 'ready' | 'empty' | 'error';
 /** The first candles, asked for while klinecharts is being set up. */
 type FirstPage = { symbol: string; interval: ChartInterval; page: Promise<CandlePage> };
@@ -151,7 +154,8 @@ function createChart(
       string
     >,
   );
-  const c = init(el, { locale });
+  // plain decimals on the axes and legends: klinecharts would write 0.00003 as "0.0{4}3"
+  const c = init(el, { locale, decimalFold: { threshold: NO_DECIMAL_FOLD } });
   if (!c) return null;
   // klinecharts puts its canvas box at tabindex 1, ahead of the whole page in keyboard order
   for (const n of el.querySelectorAll('[tabindex="1"]')) n.setAttribute('tabindex', '0');
