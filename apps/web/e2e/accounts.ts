@@ -78,9 +78,6 @@ export async function storeSession(page: Page, server: Server, token: string) {
     },
     [token, JSON.stringify(user)] as const,
   );
-  // the app has started (its first render replaced the boot bar): an address changed while it was
-  // still starting could be lost, and the test would go on from Home
-  await page.locator('#root [data-boot]').waitFor({ state: 'detached' });
 }
 
 /** The console signed in as the operator (their session in its storage, English), on its first page. */

@@ -83,6 +83,7 @@ describe('live chat with support, end to end in Chromium at 390 × 844', () => {
     userToken = await registerByEmail(server!, mailbox, email, 'chat-pass-1');
     opToken = await operatorToken(server!, OPERATOR);
     await storeSession(page, server!, userToken);
+    await page.goto('about:blank'); // a load of its own, not a change of address in the running app
     await go('/pages/help-center/center');
     await page.reload();
     await page.getByRole('link', { name: 'Pricing and valuation method' }).click();

@@ -100,6 +100,7 @@ describe('an option delivery time edited in the console, seen in the phone app',
     const opToken = await operatorToken(server!, OPERATOR);
     await verifyIdentity(server!, userToken, opToken);
     await storeSession(phone, server!, userToken);
+    await phone.goto('about:blank'); // a load of its own, not a change of address in the running app
     await phone.goto(`${server!.base}/h5/#/pages/option/detail`);
     await phone.reload();
     await phone

@@ -88,6 +88,7 @@ describe('contracts, end to end in Chromium at 390 × 844', () => {
     );
 
     await storeSession(page, server!, token);
+    await page.goto('about:blank'); // a load of its own, not a change of address in the running app
     await go('/pages/lever/index?symbol=btcusdt');
     await page.reload();
     await page.getByTestId('index-price').filter({ hasText: /\d/ }).waitFor();

@@ -62,6 +62,7 @@ describe('demo funds, end to end in Chromium at 390 × 844', () => {
   it('a new user takes the demo funds on the assets page, once', async () => {
     userToken = await registerByEmail(server!, mailbox, email, 'demo-pass-1');
     await storeSession(page, server!, userToken);
+    await page.goto('about:blank'); // a load of its own, not a change of address in the running app
     await go('/pages/assets/index');
     await page.reload();
     const take = page.getByRole('button', { name: en.assets.demo.take });

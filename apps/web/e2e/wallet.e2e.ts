@@ -97,6 +97,7 @@ describe('wallet, end to end in Chromium at 390 × 844', () => {
 
     // the browser gets the session as the login page would leave it, in English
     await storeSession(page, server!, userToken);
+    await page.goto('about:blank'); // a load of its own, not a change of address in the running app
     await go('/pages/verification/index');
     await page.reload();
     await page.getByText(en.verificationState.verified).first().waitFor();
