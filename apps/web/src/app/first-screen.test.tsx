@@ -8,33 +8,8 @@ import th from '../locales/th.json';
 import { paths } from '../shared/paths';
 import { clearSession, setSession } from '../shared/session';
 import { fetchStub, ok, renderRoutes } from '../test/render';
+import { ticker } from '../test/tickers';
 import { routes } from './routes';
-
-const ticker = (symbol: string, base: string, last: string, change: string) => ({
-  id: 1,
-  symbol,
-  name: `${base}/USDT`,
-  base,
-  quote: 'USDT',
-  base_currency_id: 1,
-  quote_currency_id: 3,
-  tick_size: '0.01',
-  lot_size: '0.0001',
-  min_amount: '5',
-  maker_fee: '0.001',
-  taker_fee: '0.001',
-  price_decimals: 2,
-  amount_decimals: 4,
-  last,
-  index_price: last,
-  open_24h: last,
-  high_24h: last,
-  low_24h: last,
-  volume_24h: '10',
-  amount_24h: '1000',
-  change_24h: change,
-  favourite: false,
-});
 
 afterEach(() => {
   clearSession();

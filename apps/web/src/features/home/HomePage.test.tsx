@@ -4,6 +4,7 @@ import en from '../../locales/en.json';
 import { paths } from '../../shared/paths';
 import { fakeSocket, pushEvent, resetFakeSocket } from '../../test/fake-socket';
 import { fetchStub, ok, renderPage } from '../../test/render';
+import { ticker } from '../../test/tickers';
 import HomePage from './HomePage';
 
 vi.mock('socket.io-client', async () => ({ io: (await import('../../test/fake-socket')).fakeIo }));
@@ -12,32 +13,6 @@ const { closeSocket } = await import('../../shared/socket');
 afterEach(() => {
   closeSocket();
   resetFakeSocket();
-});
-
-const ticker = (symbol: string, base: string, last: string, change: string | null) => ({
-  id: 1,
-  symbol,
-  name: `${base}/USDT`,
-  base,
-  quote: 'USDT',
-  base_currency_id: 1,
-  quote_currency_id: 3,
-  tick_size: '0.01',
-  lot_size: '0.0001',
-  min_amount: '5',
-  maker_fee: '0.001',
-  taker_fee: '0.001',
-  price_decimals: 2,
-  amount_decimals: 4,
-  last,
-  index_price: last,
-  open_24h: last,
-  high_24h: last,
-  low_24h: last,
-  volume_24h: '10',
-  amount_24h: '1000',
-  change_24h: change,
-  favourite: false,
 });
 
 describe('home', () => {
