@@ -1,3 +1,4 @@
+import Decimal from 'decimal.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -104,6 +105,60 @@ describe('toScaled and fromScaled', () => {
         expect(fromScaled(toScaled(a, 18)! + toScaled(b, 18)!, 18)).toBe(addDecimal(a, b));
         expect(toScaled(a, 18)! < toScaled(b, 18)!).toBe(compareDecimal(a, b) < 0);
       }),
+    );
+  });
+});
+
+describe('comparing, adding, subtracting and truncating without decimal.js (plain-decimal.ts)', () => {
+  // decimal.js itself, as these functions used to call it: the reference they must match
+  const D = Decimal.clone({ precision: 40, rounding: Decimal.ROUND_DOWN, toExpNeg: -40, toExpPos: 40 });
+  const plain = (d: InstanceType<typeof D>) => (d.isZero() ? '0' : d.toFixed());
+  const digits = (min: number, max: number) =>
+    fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: min, maxLength: max });
+  // what reaches them: amounts as the database prints them (trailing zeros), as decimal.js's
+  // toFixed writes them, and in exponent form; within NUMERIC(36,18)'s digits
+  const value = fc
+    .tuple(
+      fc.constantFrom('', '-', '+'),
+      digits(1, 9),
+      fc.option(digits(0, 9)),
+      fc.option(fc.integer({ min: -9, max: 9 }), { freq: 4 }),
+    )
+    .chain(([sign, w, f, e]) =>
+      // without an exponent, as many digits as NUMERIC(36,18) has
+      e === null
+        ? fc
+            .tuple(digits(0, 9), digits(0, 9))
+            .map(([w2, f2]) => `${sign}${w}${w2}${f === null ? '' : `.${f}${f2}`}`)
+        : fc.constant(`${sign}${w}${f === null ? '' : `.${f}`}e${e}`),
+    );
+
+  it('give what decimal.js gives (property)', () => {
+    fc.assert(
+      fc.property(value, value, fc.integer({ min: 0, max: 20 }), fc.boolean(), (a, b, k, pad) => {
+        expect(compareDecimal(a, b)).toBe(new D(a).comparedTo(new D(b)));
+        expect(addDecimal(a, b)).toBe(plain(new D(a).plus(b)));
+        expect(subDecimal(a, b)).toBe(plain(new D(a).minus(b)));
+        const t = new D(a).toDecimalPlaces(k, Decimal.ROUND_DOWN);
+        const expected = pad ? (t.isZero() ? new D(0).toFixed(k) : t.toFixed(k)) : plain(t);
+        expect(truncateDecimal(a, k, pad)).toBe(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('refuse what is not a number, as decimal.js did (the callers show "—" or reject it)', () => {
+    for (const bad of ['', ' 5', '.', '-', 'abc', '1,000', 'NaN', 'Infinity', '1e', '1e99999']) {
+      expect(() => compareDecimal(bad, '0'), bad).toThrow();
+      expect(() => addDecimal('1', bad), bad).toThrow();
+      expect(() => truncateDecimal(bad, 2), bad).toThrow();
+    }
+    expect(() => truncateDecimal('1', -1)).toThrow(RangeError);
+  });
+
+  it('keep a sum exact past 40 significant digits (NUMERIC(36,18) never gets there)', () => {
+    expect(addDecimal('123456789012345678901234567890.123456789012', '0.000000000001')).toBe(
+      '123456789012345678901234567890.123456789013',
     );
   });
 });
