@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { loadAntdLocale } from './app/antd-locale';
 import { preloadPage } from './app/routes';
+import { loadDialog } from './shared/dialog';
 import { initI18n, loadAllTexts, storedLang } from './shared/i18n';
 import { applyTheme, storedTheme } from './shared/theme';
 import { loadToast } from './shared/toast';
@@ -37,12 +38,13 @@ async function start() {
 
 void start();
 
-// The first toast usually answers a tap, and a tap usually opens another page: fetch the toast's
-// code and the rest of the language's texts at the first interaction, so they are there without
+// The first toast or dialog usually answers a tap, and a tap usually opens another page: fetch
+// their code and the rest of the language's texts at the first interaction, so they are there without
 // delay yet stay out of the first load.
 const INTERACTIONS = ['pointerdown', 'touchstart', 'keydown'] as const;
 function warm() {
   void loadToast();
+  void loadDialog();
   void loadAllTexts().catch(() => {}); // the page that needs them reports a failure
   for (const type of INTERACTIONS) window.removeEventListener(type, warm, true);
 }

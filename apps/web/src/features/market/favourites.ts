@@ -1,10 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
 import type { MarketTicker } from '@verdant/api';
-import { Dialog } from 'antd-mobile';
 import { useCallback } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate } from 'react-router';
 import { ApiError } from '../../shared/api';
+import { confirmDialog } from '../../shared/dialog';
 import { loginHref } from '../../shared/paths';
 import { isLoggedIn, useSession } from '../../shared/session';
 import { showToast } from '../../shared/toast';
@@ -21,7 +21,7 @@ export function useToggleFavourite(): (symbol: string, on: boolean) => Promise<v
   return useCallback(
     async (symbol: string, on: boolean) => {
       if (!isLoggedIn(session)) {
-        const go = await Dialog.confirm({
+        const go = await confirmDialog({
           content: t('market.loginForFavourites'),
           confirmText: t('market.logIn'),
           cancelText: t('common.cancel'),

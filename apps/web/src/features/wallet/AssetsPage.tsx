@@ -1,6 +1,6 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { CURRENCY_IDS, WALLET_ACCOUNT_TYPES, type WalletAccount, type WalletAccountType } from '@verdant/api';
-import { Switch, Tabs } from 'antd-mobile';
+import { Switch } from 'antd-mobile';
 import {
   BillOutline,
   DownlandOutline,
@@ -18,6 +18,7 @@ import { href, paths } from '../../shared/paths';
 import { EmptyState } from '../../shared/ui/EmptyState';
 import { PullToRefresh } from '../../shared/ui/PullToRefresh';
 import { QueryView, SkeletonRows } from '../../shared/ui/QueryView';
+import { TabRow } from '../../shared/ui/TabRow';
 import { demoFundsQuery, walletKeys, walletListQuery } from './api';
 import { CoinRow } from './components/CoinRow';
 import { DemoFundsCard } from './components/DemoFundsCard';
@@ -56,9 +57,7 @@ export default function AssetsPage() {
 
   const data = list.data;
   // The card and the tabs, then the balances' rows, come as two transitions (rendered in slices),
-  // one commit each: antd-mobile's Tabs measure themselves (offsetLeft) when they mount, which
-  // forces style and layout of all that commit inserted in the same task; the rows in a later
-  // commit keep that measure small.
+  // one commit each: no task on a slow phone's main thread is long enough to hold a tap.
   const ready = useDeferredValue(demo.isFetched);
   const [rowsOn, setRowsOn] = useState(false);
   useEffect(() => {
@@ -122,15 +121,15 @@ export default function AssetsPage() {
           <>
             <DemoFundsCard />
 
-            <Tabs
-              className="v-wallet-assets__tabs"
-              activeKey={type}
+            {/* not antd-mobile's Tabs: they would bring its animation library before the first paint */}
+            <TabRow<WalletAccountType>
+              options={WALLET_ACCOUNT_TYPES}
+              value={type}
               onChange={(key) => setParams({ type: key }, { replace: true })}
-            >
-              {WALLET_ACCOUNT_TYPES.map((a) => (
-                <Tabs.Tab key={a} title={t(`wallet.account.${a}`)} />
-              ))}
-            </Tabs>
+              labelOf={(a) => t(`wallet.account.${a}`)}
+              className="v-wallet-assets__tabs"
+              tabClassName="v-wallet-assets__tab"
+            />
 
             <QueryView
               query={{

@@ -35,6 +35,7 @@ describe('demo funds on the assets page', () => {
     fireEvent.click(screen.getByRole('button', { name: en.assets.demo.take }));
     expect(await screen.findByText(en.assets.demo.confirmTitle)).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: en.common.confirm }));
+    await waitFor(() => expect(screen.queryByText(en.assets.demo.confirmTitle)).toBeNull());
     await waitFor(() => expect(screen.queryByRole('button', { name: en.assets.demo.take })).toBeNull());
     expect(server.posts).toHaveLength(1);
     expect(await screen.findByText('10,000 USDT of demo funds added to your spot account')).toBeTruthy();

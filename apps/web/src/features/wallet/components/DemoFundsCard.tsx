@@ -1,8 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { Button, Dialog, Toast } from 'antd-mobile';
+import { Button } from 'antd-mobile';
 import { GiftOutline } from 'antd-mobile-icons';
 import { useTranslation } from 'react-i18next';
+import { confirmDialog } from '../../../shared/dialog';
 import { formatAmount } from '../../../shared/money';
+import { showToast } from '../../../shared/toast';
 import { demoFundsQuery, takeDemoFunds, walletKeys } from '../api';
 
 /**
@@ -18,7 +20,7 @@ export function DemoFundsCard() {
     onSuccess: (next) => {
       queryClient.setQueryData(walletKeys.demoFunds(), next);
       void queryClient.invalidateQueries({ queryKey: walletKeys.all });
-      Toast.show({
+      showToast({
         icon: 'success',
         content: t('assets.demo.done', { amount: formatAmount(next.amount, 6), symbol: next.symbol }),
       });
@@ -31,7 +33,7 @@ export function DemoFundsCard() {
   const amount = { amount: formatAmount(offer.amount, 6), symbol: offer.symbol };
 
   const ask = async () => {
-    const ok = await Dialog.confirm({
+    const ok = await confirmDialog({
       title: t('assets.demo.confirmTitle'),
       content: t('assets.demo.confirmText', amount),
       confirmText: t('common.confirm'),
