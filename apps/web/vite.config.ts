@@ -46,11 +46,12 @@ function antdLayer(): Plugin {
 }
 
 /**
- * src/early.ts as an entry of its own, named in index.html's head with `async`: it runs as soon
- * as it arrives, while the main chunk still downloads (Vite would merge a second script of
- * index.html into the main one). Beside it, in a data block (no script runs from it), the files
- * it preloads: the chunks of each page of first-pages.ts beyond the main chunk, and the chunk of
- * each language's first part of the texts.
+ * src/early.ts, built as an entry of its own (Vite would merge a second script of index.html into
+ * the main one), then written inline in index.html's head as an `async` module: it runs while the
+ * HTML is parsed, so what it starts goes out beside the main chunk, not a round trip for its own
+ * file later (the server's CSP allows it by its hash, http/static.ts). Before it, in a data block
+ * (no script runs from it), the files it preloads: the chunks of each page of first-pages.ts
+ * beyond the main chunk, and the chunk of each language's first part of the texts.
  */
 function earlyScript(): Plugin {
   let base = '/';
@@ -74,6 +75,10 @@ function earlyScript(): Plugin {
         if (!early || !main) throw new Error('early script: no chunk');
         // an import would make it wait for that file, the main chunk usually
         if (early.imports.length) throw new Error(`early script: imports ${early.imports.join(', ')}`);
+        const code = early.code.replace(/\n\/\/# sourceMappingURL=.*$/, '').trim();
+        if (/<\/script|<!--/i.test(code)) throw new Error('early script: cannot be written inline');
+        delete ctx.bundle?.[early.fileName]; // inline only: no file of its own
+        delete ctx.bundle?.[`${early.fileName}.map`];
         const initial = reach([main.fileName]);
         const files: EarlyFiles = { pages: {}, texts: {} };
         for (const [path, file] of Object.entries(FIRST_PAGES)) {
@@ -95,7 +100,8 @@ function earlyScript(): Plugin {
           },
           {
             tag: 'script',
-            attrs: { type: 'module', async: true, crossorigin: true, src: base + early.fileName },
+            attrs: { type: 'module', async: true },
+            children: code,
             injectTo: 'head-prepend',
           },
         ];

@@ -21,7 +21,7 @@ import { AppError } from './http/errors.ts';
 import { openapiOptions } from './http/openapi.ts';
 import { clientErrorHandler, envelopePlugin, frameworkErrors } from './http/plugin.ts';
 import { securityHeaders } from './http/security-headers.ts';
-import { compressApi, serveAdminApp, serveWebApp } from './http/static.ts';
+import { compressApi, inlineScriptHashes, serveAdminApp, serveWebApp } from './http/static.ts';
 import { t } from './i18n/index.ts';
 import { clusterJobs, localJobs } from './jobs/singleton.ts';
 import adminRoutes from './modules/admin/routes.ts';
@@ -306,7 +306,7 @@ export async function buildApp(opts: BuildOptions): Promise<FastifyInstance> {
   ctx.changes.on('maker', () => houseMaker?.useSettings(db));
 
   await app.register(envelopePlugin);
-  await app.register(securityHeaders);
+  await app.register(securityHeaders, { inlineScripts: inlineScriptHashes(config.webDist) });
   // Graceful stop (app.close(), main.ts on SIGTERM/SIGINT): the listener closes and idle
   // keep-alive connections with it; requests in flight finish; a request arriving meanwhile on
   // an open connection gets a localized 503 and the connection closes; each connection closes

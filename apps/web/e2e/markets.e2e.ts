@@ -34,6 +34,8 @@ let userToken: string;
 const email = `markets.${Date.now()}@example.com`;
 /** Socket.IO frames the page received, as text. */
 const frames: string[] = [];
+/** What the browser refused under the server's Content-Security-Policy. */
+const refused: string[] = [];
 
 const api = apiOf(() => server);
 
@@ -66,6 +68,9 @@ beforeAll(async () => {
     { dataDir },
   );
   ({ browser, page } = await launchBrowser(server.base));
+  page.on('console', (m) => {
+    if (m.text().includes('Content Security Policy')) refused.push(m.text());
+  });
   page.on('websocket', (ws: WebSocket) => {
     ws.on('framereceived', (f) => {
       if (typeof f.payload === 'string') frames.push(f.payload);
@@ -115,6 +120,13 @@ describe('markets and spot trading, end to end in Chromium at 390 × 844', () =>
     await page.waitForFunction(() => location.hash.includes('/pages/trade/kline'));
     await page.reload();
     await page.getByRole('heading', { name: 'BTC/USDT' }).waitFor();
+    // index.html's inline early script ran under the server's policy (allowed by its hash): it
+    // asked for the page's book answer while the main chunk was still on its way
+    const early = await page.evaluate(() =>
+      (window as { __verdantEarly?: { url: string }[] }).__verdantEarly?.map((r) => r.url),
+    );
+    expect(early).toEqual(['/api/currency/deal?symbol=btcusdt']);
+    expect(refused).toEqual([]);
     // the chart drew its canvas and its candles loaded (no loading, empty or error overlay)
     await page.getByTestId('candle-chart').locator('canvas').first().waitFor();
     await eventually(async () => expect(await page.locator('.v-market-chart__overlay').count()).toBe(0));

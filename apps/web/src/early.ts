@@ -1,11 +1,12 @@
 /**
- * A script of its own, which index.html loads beside the main chunk (vite.config.ts): while the
- * main chunk (about 120 KB) downloads, it starts what the opening page will ask for only once
+ * A script written inline in index.html's head (vite.config.ts), run while the HTML is parsed:
+ * beside the main chunk (about 120 KB), it starts what the opening page will ask for only once
  * that chunk has run: the first part of the language's texts, the page's chunks (market list,
- * chart, assets), and those pages' first API answers. shared/api.ts takes the answer (shared/early-requests.ts) when the page asks for the
- * same thing with the same language and session; the chunks are modulepreloads, which the
- * page's import then finds. It imports only constants, so it stays a file of a few hundred
- * bytes: the paths and keys below are the app's (checked in early.test.ts).
+ * chart, assets), and those pages' first API answers. shared/api.ts takes the answer
+ * (shared/early-requests.ts) when the page asks for the same thing with the same language and
+ * session; the chunks are modulepreloads, which the page's import then finds. It imports only
+ * constants, so it stays a script of about 1.4 KB: the paths and keys below are the app's
+ * (checked in early.test.ts).
  */
 import { EARLY_FILES_ID, type EarlyFiles } from '../first-pages';
 

@@ -1,18 +1,24 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { uploadPng } from '../modules/admin/testing.ts';
 import { type Harness, registerByEmail, startHarness } from '../test/harness.ts';
+import { inlineScriptHashes } from './static.ts';
 
 let h: Harness;
+const EARLY = 'window.__verdantEarly = [];';
+/** The CSP source a browser accepts the inline script above by (CSP 3: SHA-256 of its text, base64). */
+const EARLY_HASH = `'sha256-${createHash('sha256').update(EARLY).digest('base64')}'`;
 const webDist = mkdtempSync(join(tmpdir(), 'verdant-web-'));
 beforeAll(async () => {
-  // a stand-in for the built web app, so the test does not depend on `npm run build`
+  // a stand-in for the built web app, so the test does not depend on `npm run build`: a data
+  // block, an inline early script, the main script file
   writeFileSync(
     join(webDist, 'index.html'),
-    '<!doctype html><html><body><div id="root"></div><script type="module" src="/h5/static/app.js"></script></body></html>',
+    `<!doctype html><html><head><script type="application/json" id="early-files">{"pages":{}}</script><script type="module" async>${EARLY}</script></head><body><div id="root"></div><script type="module" src="/h5/static/app.js"></script></body></html>`,
   );
   h = await startHarness({ webDist });
 });
@@ -35,8 +41,9 @@ function csp(res: LightMyRequestResponse): Map<string, string[]> {
 
 function expectSecurityHeaders(res: LightMyRequestResponse, what: string) {
   const policy = csp(res);
-  // scripts only from the server's own files: nothing inline, no eval
-  expect(policy.get('script-src'), what).toEqual(["'self'"]);
+  // scripts only from the server's own files and the app's early script by its hash: no other
+  // inline script, no eval
+  expect(policy.get('script-src'), what).toEqual(["'self'", EARLY_HASH]);
   expect(policy.get('script-src-attr'), what).toEqual(["'none'"]);
   expect(policy.get('default-src'), what).toEqual(["'self'"]);
   expect(policy.get('object-src'), what).toEqual(["'none'"]);
@@ -116,10 +123,10 @@ describe('security headers', () => {
       headers: { host: "x.example 'unsafe-inline'" },
     });
     expect(csp(odd).get('connect-src')).toEqual(["'self'"]);
-    expect(csp(odd).get('script-src')).toEqual(["'self'"]);
+    expect(csp(odd).get('script-src')).toEqual(["'self'", EARLY_HASH]);
   });
 
-  it('the web app needs no inline script: its page loads only script files (and JSON data blocks, which never run)', () => {
+  it('the web app runs no inline script but those the policy names: script files, JSON data blocks (never run), hashed inline modules', () => {
     const pages = [resolve(__dirname, '../../../web/index.html')];
     const built = resolve(__dirname, '../../../web/dist/index.html');
     if (existsSync(built)) pages.push(built);
@@ -135,8 +142,14 @@ describe('security headers', () => {
           expect(() => JSON.parse(body), page).not.toThrow();
           continue;
         }
-        expect(attrs, page).toMatch(/\bsrc=/);
-        expect(body.trim(), page).toBe('');
+        if (/\bsrc=/.test(attrs)) {
+          expect(body.trim(), page).toBe('');
+          continue;
+        }
+        // the early script (apps/web/vite.config.ts): allowed by its hash, on the page it is in
+        expect(attrs, page).toMatch(/\btype="module"/);
+        const hash = `'sha256-${createHash('sha256').update(body).digest('base64')}'`;
+        expect(inlineScriptHashes(dirname(page)), page).toContain(hash);
       }
       // no inline event handlers either (script-src-attr 'none')
       expect(html, page).not.toMatch(/\son[a-z]+\s*=/i);

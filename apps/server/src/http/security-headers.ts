@@ -20,17 +20,21 @@ function ownSockets(req: IncomingMessage): string {
 
 /**
  * Security headers on every answer (the web app, the API, the documentation, uploads):
- * a Content-Security-Policy that runs only the server's own script files (no inline script,
- * no eval), frames nowhere, nosniff, no Referer, and HSTS when the request came over TLS.
+ * a Content-Security-Policy that runs only the server's own script files and the inline scripts
+ * named by their hash in `inlineScripts` (the web app's early script: http/static.ts), no eval,
+ * frames nowhere, nosniff, no Referer, and HSTS when the request came over TLS.
  * Choices and reasons: docs/decisions.md, "Security headers".
  */
-export const securityHeaders = fp(async function securityHeaders(app: FastifyInstance) {
+export const securityHeaders = fp(async function securityHeaders(
+  app: FastifyInstance,
+  opts: { inlineScripts?: readonly string[] },
+) {
   await app.register(helmet, {
     contentSecurityPolicy: {
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
+        scriptSrc: ["'self'", ...(opts.inlineScripts ?? [])],
         scriptSrcAttr: ["'none'"],
         // the documentation page's UI injects <style> elements; a style cannot run script
         styleSrc: ["'self'", "'unsafe-inline'"],

@@ -1,5 +1,6 @@
-import { existsSync } from 'node:fs';
-import { sep } from 'node:path';
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import compress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
@@ -15,6 +16,29 @@ export const REVALIDATE = 'no-cache';
  * by a few hundred bytes at most while the Content-Encoding and Vary headers add about 50.
  */
 export const API_COMPRESS_THRESHOLD = 1400;
+
+/**
+ * The Content-Security-Policy sources (`'sha256-…'`) of the inline scripts of the built web app's
+ * index.html: its early script (apps/web/vite.config.ts), inline so that what it starts does not
+ * wait a round trip for a file of its own. The policy allows those exact scripts and no other
+ * inline one. A data block (`type="application/json"`) runs nothing and needs none. Read once, at
+ * start: a build made while the server runs has its early script refused (the app then asks for
+ * its files itself) until the server restarts.
+ */
+export function inlineScriptHashes(webDist: string): string[] {
+  let html: string;
+  try {
+    html = readFileSync(join(webDist, 'index.html'), 'utf8');
+  } catch {
+    return []; // not built: no page to allow anything for
+  }
+  const hashes: string[] = [];
+  for (const [, attrs = '', body = ''] of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script>/gi)) {
+    if (!body || /\bsrc\s*=/i.test(attrs) || /\btype\s*=\s*["']?application\/json/i.test(attrs)) continue;
+    hashes.push(`'sha256-${createHash('sha256').update(body, 'utf8').digest('base64')}'`);
+  }
+  return hashes;
+}
 
 /**
  * The built web app at /h5/: the brotli and gzip files written beside each asset at build time
