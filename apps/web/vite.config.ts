@@ -2,6 +2,7 @@ import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin, type UserConfig } from 'vite';
 import { compression } from 'vite-plugin-compression2';
 import { EARLY_FILES_ID, type EarlyFiles, FIRST_PAGES } from './first-pages.ts';
+import { compactIconPaths } from './icon-paths.ts';
 import { localeSplit } from './locale-split.ts';
 import pkg from './package.json' with { type: 'json' };
 import { FIRST_PASS_ENV, firstPageModules, importClosure } from './page-chunks.ts';
@@ -119,6 +120,7 @@ export default defineConfig(async ({ command }): Promise<UserConfig> => {
     plugins: [
       localeSplit(),
       antdLayer(),
+      compactIconPaths(),
       react(),
       earlyScript(),
       // Every text file also as .br (brotli 11) and .gz (gzip 9) beside it: compressed once here at

@@ -15,7 +15,7 @@ export default defineProject({
   test: {
     name: 'web',
     environment: 'jsdom',
-    include: ['src/**/*.test.{ts,tsx}'],
+    include: ['src/**/*.test.{ts,tsx}', '*.test.ts'],
     setupFiles: ['src/test/setup-dom.ts'],
     // the first test of a file compiles its lazy pages on the spot
     testTimeout: 20_000,
