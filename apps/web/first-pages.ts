@@ -15,7 +15,7 @@ export const FIRST_PAGES: Readonly<Record<string, string>> = {
 export const EARLY_FILES_ID = 'early-files';
 
 export interface EarlyFiles {
-  /** Hash path → the page's chunks beyond the main chunk. */
+  /** Hash path → the page's chunks beyond the main chunk, then their stylesheets. */
   pages: Record<string, string[]>;
   /** Language → the chunk of its first part of the texts (locale-split.ts). */
   texts: Record<string, string>;

@@ -86,7 +86,10 @@ function earlyScript(): Plugin {
           const id = `${root}/src/features/${file}`;
           const own = chunks.find((c) => c.moduleIds.includes(id));
           if (!own) throw new Error(`early script: ${file} in no chunk`);
-          files.pages[path] = [...reach([own.fileName])].filter((f) => !initial.has(f)).map((f) => base + f);
+          const needed = [...reach([own.fileName])].filter((f) => !initial.has(f));
+          // their scripts, then the stylesheets of those chunks (cssCodeSplit below)
+          const styles = needed.flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]);
+          files.pages[path] = [...needed, ...new Set(styles)].map((f) => base + f);
         }
         for (const c of chunks) {
           const lang = /^locale-(\w+)$/.exec(c.name)?.[1]; // the first part, not locale-<lang>-rest
@@ -142,10 +145,13 @@ export default defineConfig(async ({ command }): Promise<UserConfig> => {
       },
     },
     build: {
-      // One stylesheet for the whole app, linked from index.html: the other pages' styles (about
-      // 13 KB brotli beside Home's 4.5) no longer arrive one file at a time after their chunks, each
-      // arrival a style recalculation of the whole page (long tasks of 185–366 ms at 4× slowdown).
-      cssCodeSplit: false,
+      // A stylesheet per chunk: index.html links the main chunk's (4.5 KB brotli: the shell and
+      // Home), the early script the first pages' own (1–2 KB each, with their chunks, before they
+      // render), Vite's loader every other page's before its chunk runs. One stylesheet for the
+      // whole app made every first load wait for the other pages' 13 KB; split before the first
+      // pages' chunks were grouped, a page received about ten, each arrival a restyle of the whole
+      // page (docs/bench.md, third and sixth passes).
+      cssCodeSplit: true,
       outDir: 'dist',
       emptyOutDir: true,
       // Spec §7: static chunks load from /h5/static/js.

@@ -89,12 +89,14 @@ describe('early requests', () => {
     expect(FIRST_PAGES[paths.trade]).toBe('market/MarketListPage.tsx');
   });
 
-  it("preloads the first part of the language's texts, and the page's chunks", () => {
+  it("preloads the first part of the language's texts, and the page's chunks and stylesheets", () => {
     const data = document.createElement('script');
     data.type = 'application/json';
     data.id = EARLY_FILES_ID;
     data.textContent = JSON.stringify({
-      pages: { [paths.trade]: ['/h5/static/js/pages-1.js', '/h5/static/js/pages-2.js'] },
+      pages: {
+        [paths.trade]: ['/h5/static/js/pages-1.js', '/h5/static/js/pages-2.js', '/h5/static/css/pages-1.css'],
+      },
       texts: { th: '/h5/th-1.js', en: '/h5/en-1.js' },
     });
     document.head.append(data);
@@ -114,5 +116,9 @@ describe('early requests', () => {
     window.location.hash = `#${paths.trade}`;
     startEarlyRequests(win);
     expect(preloads()).toEqual(['/h5/en-1.js', '/h5/static/js/pages-1.js', '/h5/static/js/pages-2.js']);
+    // the page's stylesheet linked before it renders (Vite's loader then finds it and adds none)
+    const sheets = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')];
+    expect(sheets.map((l) => l.getAttribute('href'))).toEqual(['/h5/static/css/pages-1.css']);
+    for (const l of sheets) l.remove();
   });
 });

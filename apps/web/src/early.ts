@@ -60,10 +60,11 @@ function stored(key: string): string | null {
   }
 }
 
+/** A script as a module preload; a stylesheet linked (Vite's loader then finds it and adds none). */
 function preload(doc: Document, href: string): void {
   const link = doc.createElement('link');
-  link.rel = 'modulepreload';
-  link.crossOrigin = ''; // as Vite's own module preloads, so the import finds this fetch
+  link.rel = href.endsWith('.css') ? 'stylesheet' : 'modulepreload';
+  link.crossOrigin = ''; // as Vite's own links, so the page's import finds this fetch
   link.href = href;
   doc.head.append(link);
 }
