@@ -10,7 +10,7 @@ import {
   RightOutline,
   UploadOutline,
 } from 'antd-mobile-icons';
-import { startTransition, useDeferredValue, useEffect, useState } from 'react';
+import { startTransition, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
 import { formatAmount, HIDDEN_AMOUNT, isLess, isZero, NO_VALUE } from '../../shared/money';
@@ -56,9 +56,10 @@ export default function AssetsPage() {
   const show = (v: string | null, decimals: number) => (hidden ? HIDDEN_AMOUNT : formatAmount(v, decimals));
 
   const data = list.data;
-  // The card and the tabs, then the balances' rows, come as two transitions (rendered in slices),
-  // one commit each: no task on a slow phone's main thread is long enough to hold a tap.
-  const ready = useDeferredValue(demo.isFetched);
+  // The card and the tabs come with the demo-funds answer (a small commit: the page's largest
+  // paint), the balances' rows after them in a transition (rendered in slices): no task on a slow
+  // phone's main thread is long enough to hold a tap.
+  const ready = demo.isFetched;
   const [rowsOn, setRowsOn] = useState(false);
   useEffect(() => {
     if (ready) startTransition(() => setRowsOn(true));
