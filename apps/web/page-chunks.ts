@@ -30,6 +30,23 @@ export function importClosure(
   return seen;
 }
 
+/** `from` and the chunks it imports, transitively, each after its own imports: the order Vite links their stylesheets in. */
+export function importOrder(
+  byFile: ReadonlyMap<string, { imports: readonly string[] }>,
+  from: string,
+): string[] {
+  const order: string[] = [];
+  const seen = new Set<string>();
+  const visit = (f: string) => {
+    if (seen.has(f)) return;
+    seen.add(f);
+    for (const i of byFile.get(f)?.imports ?? []) visit(i);
+    order.push(f);
+  };
+  visit(from);
+  return order;
+}
+
 /** Set during the first build, so vite.config.ts leaves the group (and the compression) out. */
 export const FIRST_PASS_ENV = 'VERDANT_PAGE_CHUNKS_PASS';
 

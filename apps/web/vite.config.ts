@@ -5,7 +5,7 @@ import { EARLY_FILES_ID, type EarlyFiles, FIRST_PAGES } from './first-pages.ts';
 import { compactIconPaths } from './icon-paths.ts';
 import { localeSplit } from './locale-split.ts';
 import pkg from './package.json' with { type: 'json' };
-import { FIRST_PASS_ENV, firstPageModules, importClosure } from './page-chunks.ts';
+import { FIRST_PASS_ENV, firstPageModules, importClosure, importOrder } from './page-chunks.ts';
 
 const api = 'http://127.0.0.1:8080';
 
@@ -86,8 +86,8 @@ function earlyScript(): Plugin {
           const id = `${root}/src/features/${file}`;
           const own = chunks.find((c) => c.moduleIds.includes(id));
           if (!own) throw new Error(`early script: ${file} in no chunk`);
-          const needed = [...reach([own.fileName])].filter((f) => !initial.has(f));
-          // their scripts, then the stylesheets of those chunks (cssCodeSplit below)
+          const needed = importOrder(byFile, own.fileName).filter((f) => !initial.has(f));
+          // their scripts, then the stylesheets of those chunks in Vite's order (cssCodeSplit below)
           const styles = needed.flatMap((f) => [...(byFile.get(f)?.viteMetadata?.importedCss ?? [])]);
           files.pages[path] = [...needed, ...new Set(styles)].map((f) => base + f);
         }
