@@ -23,7 +23,7 @@ import { useTranslation } from 'react-i18next';
 import { useLive } from '../../../shared/live';
 import type { Theme } from '../../../shared/theme';
 import { fetchCandles } from '../api';
-import type { MainIndicator, SubIndicator } from './chart-options';
+import { chartNumber, type MainIndicator, type SubIndicator } from './chart-options';
 import './candle-chart.css';
 
 const SUB_PANE = 'v_sub_pane';
@@ -126,9 +126,6 @@ function chartStyles(interval: ChartInterval): DeepPartial<Styles> {
   };
 }
 
-/** More zeros after the point than any amount here has: klinecharts' folding never applies. */
-const NO_DECIMAL_FOLD = 40;
-
 type ChartState = 'loading' | 'ready' | 'empty' | 'error';
 /** The first candles, asked for while klinecharts is being set up. */
 type FirstPage = { symbol: string; interval: ChartInterval; page: Promise<CandlePage> };
@@ -155,7 +152,7 @@ function createChart(
     >,
   );
   // plain decimals on the axes and legends: klinecharts would write 0.00003 as "0.0{4}3"
-  const c = init(el, { locale, decimalFold: { threshold: NO_DECIMAL_FOLD } });
+  const c = init(el, { locale, decimalFold: { format: chartNumber } });
   if (!c) return null;
   // klinecharts puts its canvas box at tabindex 1, ahead of the whole page in keyboard order
   for (const n of el.querySelectorAll('[tabindex="1"]')) n.setAttribute('tabindex', '0');
