@@ -1,8 +1,9 @@
 // Plain decimal strings by string and bigint arithmetic, without decimal.js: parsing, comparing,
 // adding, subtracting and truncating need no more, and a module that uses only these (the web
 // app's money display on its first pages) loads none of decimal.js. Results are decimal.js's, to
-// the digit (property tests in decimal.test.ts); inputs in exponent form ("1e-7") are read as it
-// reads them.
+// the digit, for values within NUMERIC(36,18)'s digits (property tests in decimal.test.ts); past
+// 40 significant digits decimal.js cut a sum and these stay exact. Inputs in exponent form
+// ("1e-7") are read as it reads them; hex, NaN and Infinity are refused.
 
 const LOOSE_RE = /^-?\d+(?:\.\d+)?$/;
 /** What decimal.js reads as a number in decimal notation: sign, digits, point, exponent. */
